@@ -1,0 +1,3 @@
+"""Websocket routes. The live-match consumers register here."""
+
+websocket_urlpatterns = []

@@ -1,0 +1,5 @@
+from django.apps import AppConfig
+
+
+class RulesPagesConfig(AppConfig):
+    name = "rules_pages"
