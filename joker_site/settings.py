@@ -142,6 +142,7 @@ else:
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_celery_dir),
         "data_folder_out": str(_celery_dir),
+        "control_folder": str(VAR_DIR / "celery-control"),
     }
 
 CELERY_TASK_IGNORE_RESULT = True
