@@ -1,0 +1,163 @@
+"""Tables, seats and matches.
+
+A match is stored as its `joker-record/1` document plus a version number: the
+record is the whole truth (it holds every dealt card, so it never leaves the
+server as it is), and the version tells clients and timers which position an
+action or a timeout was made against.
+"""
+
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+
+class Variant(models.TextChoices):
+    CLASSIC = "classic", _("Classic Joker")
+    JAPANESE = "japanese", _("Japanese Joker")
+
+
+class GameType(models.TextChoices):
+    STANDARD = "standard", _("Standard (24 deals)")
+    NINES = "nines", _("Nines (16 deals)")
+    SHORT = "short", _("Short (12 deals)")
+    FULL = "full", _("Full (40 deals)")
+
+
+class Khishti(models.TextChoices):
+    K100 = "100", _("−100")
+    K200 = "200", _("−200")
+    K500 = "500", _("−500")
+    PER_CARD = "per_card", _("−100 per card")
+
+
+class PulkaBonus(models.TextChoices):
+    PREMIUM_MOSHLA = "premium_moshla", _("Premium and moshla")
+    PREMIUM = "premium", _("Premium only")
+    NONE = "none", _("None")
+
+
+class Visibility(models.TextChoices):
+    OPEN = "open", _("Open")
+    FRIENDS = "friends", _("Friends only")
+    PASSWORD = "password", _("Password")
+
+
+class TableStatus(models.TextChoices):
+    OPEN = "open", _("Waiting for players")
+    PLAYING = "playing", _("Playing")
+    FINISHED = "finished", _("Finished")
+    CLOSED = "closed", _("Closed")
+
+
+STAKES = (25, 50, 100, 250)
+JAPANESE_TARGETS = (11, 15, 21, 31)
+CLOCK_CHOICES = (15, 30, 60, 120)
+SEATS_BY_VARIANT = {Variant.CLASSIC: 4, Variant.JAPANESE: 2}
+
+
+class Table(models.Model):
+    variant = models.CharField(max_length=10, choices=Variant.choices)
+    # Classic options (ignored for Japanese tables).
+    game_type = models.CharField(max_length=10, choices=GameType.choices, default=GameType.STANDARD)
+    khishti = models.CharField(max_length=10, choices=Khishti.choices, default=Khishti.K200)
+    pulka_bonus = models.CharField(max_length=16, choices=PulkaBonus.choices, default=PulkaBonus.PREMIUM_MOSHLA)
+    fill_with_bots = models.BooleanField(default=False)
+    # Japanese option (ignored for classic tables).
+    target = models.PositiveSmallIntegerField(default=21)
+    stake = models.PositiveIntegerField(default=0, help_text="0 for a free table")
+    visibility = models.CharField(max_length=10, choices=Visibility.choices, default=Visibility.OPEN)
+    password_hash = models.CharField(max_length=128, blank=True)
+    clock_seconds = models.PositiveSmallIntegerField(default=30)
+    creator = models.ForeignKey("accounts.Player", on_delete=models.PROTECT, related_name="created_tables")
+    status = models.CharField(max_length=10, choices=TableStatus.choices, default=TableStatus.OPEN, db_index=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+    rematch_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematches")
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "variant", "stake"])]
+        constraints = [
+            models.CheckConstraint(condition=Q(stake__in=(0,) + STAKES), name="table_stake_allowed"),
+            models.CheckConstraint(condition=Q(target__in=JAPANESE_TARGETS), name="table_target_allowed"),
+        ]
+
+    def __str__(self):
+        return f"{self.get_variant_display()} #{self.pk}"
+
+    @property
+    def seat_count(self):
+        return SEATS_BY_VARIANT[self.variant]
+
+    @property
+    def is_coin_table(self):
+        return self.stake > 0
+
+    @property
+    def escrow_key(self):
+        return f"table:{self.pk}"
+
+    def record_options(self):
+        """The `options` object of this table's game record."""
+        if self.variant == Variant.JAPANESE:
+            return {"target": self.target}
+        khishti = self.khishti if self.khishti == Khishti.PER_CARD else int(self.khishti)
+        return {"game_type": self.game_type, "khishti": khishti, "pulka_bonus": self.pulka_bonus}
+
+
+class Seat(models.Model):
+    """One chair at a table. A bot chair has no player; a player who left a
+    classic match keeps the row (for the record and the stake) with `left_at`."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    player = models.ForeignKey("accounts.Player", null=True, blank=True, on_delete=models.PROTECT, related_name="seats")
+    is_bot = models.BooleanField(default=False)
+    joined_at = models.DateTimeField(auto_now_add=True)
+    left_at = models.DateTimeField(null=True, blank=True)
+    # Presence, kept by the match consumers; the clocks issue acts on it.
+    connections = models.PositiveIntegerField(default=0)
+    disconnected_at = models.DateTimeField(null=True, blank=True)
+    timeouts_in_row = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["index"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "index"], name="seat_unique_index"),
+            models.UniqueConstraint(
+                fields=["table", "player"], condition=Q(player__isnull=False), name="seat_unique_player"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.table} seat {self.index}"
+
+    @property
+    def display_name(self):
+        if self.player_id and not self.left_at:
+            return self.player.display_name_text
+        return None
+
+
+class MatchStatus(models.TextChoices):
+    RUNNING = "running", _("Running")
+    FINISHED = "finished", _("Finished")
+    ABORTED = "aborted", _("Aborted")
+
+
+class Match(models.Model):
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="match")
+    record = models.JSONField(help_text="The joker-record/1 document, every dealt card included (server only).")
+    version = models.PositiveIntegerField(default=0)
+    status = models.CharField(max_length=10, choices=MatchStatus.choices, default=MatchStatus.RUNNING, db_index=True)
+    # Per deal: the commitment shown before the deal and the salt revealed after it.
+    deal_commitments = models.JSONField(default=list)
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    winners = models.JSONField(default=list, blank=True)
+    end_reason = models.CharField(max_length=20, blank=True)
+    end_seat = models.SmallIntegerField(null=True, blank=True)
+
+    def __str__(self):
+        return f"Match #{self.pk} ({self.table})"

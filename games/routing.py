@@ -1,3 +1,10 @@
-"""Websocket routes. The live-match consumers register here."""
+"""Websocket routes."""
 
-websocket_urlpatterns = []
+from django.urls import path
+
+from . import consumers
+
+websocket_urlpatterns = [
+    path("ws/lobby/", consumers.LobbyConsumer.as_asgi()),
+    path("ws/table/<int:table_id>/", consumers.TableConsumer.as_asgi()),
+]

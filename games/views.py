@@ -1,5 +1,130 @@
-from django.shortcuts import render
+from django.contrib import messages
+from django.http import Http404, HttpResponseBadRequest
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from accounts.players import player_for_request
+
+from .forms import FORM_BY_VARIANT, JoinForm
+from .models import STAKES, Table, TableStatus, Variant
+from .services import tables as table_service
+from .services.lobby import visible_open_tables
 
 
 def home(request):
     return render(request, "games/home.html")
+
+
+def _lobby_filters(request):
+    variant = request.GET.get("variant") or None
+    if variant not in (None, Variant.CLASSIC, Variant.JAPANESE):
+        variant = None
+    try:
+        stake = int(request.GET["stake"])
+    except (KeyError, ValueError):
+        stake = None
+    if stake not in (None, 0) + STAKES:
+        stake = None
+    return variant, stake
+
+
+def lobby_context(request, player):
+    variant, stake = _lobby_filters(request)
+    return {
+        "tables": visible_open_tables(player, variant=variant, stake=stake),
+        "filter_variant": variant or "",
+        "filter_stake": "" if stake is None else stake,
+        "stakes": (0,) + STAKES,
+        "player": player,
+    }
+
+
+def lobby(request):
+    player = player_for_request(request, create=False)
+    context = lobby_context(request, player)
+    template = "games/_table_list.html" if request.htmx else "games/lobby.html"
+    return render(request, template, context)
+
+
+def table_new(request):
+    variant = request.GET.get("variant") or request.POST.get("variant") or Variant.JAPANESE
+    if variant not in FORM_BY_VARIANT:
+        raise Http404
+    form_class = FORM_BY_VARIANT[variant]
+    player = player_for_request(request, create=request.method == "POST")
+    if request.method == "POST":
+        form = form_class(request.POST, player=player)
+        if form.is_valid():
+            try:
+                table = table_service.create_table(player, form.table_settings())
+            except table_service.TableError as exc:
+                form.add_error(None, exc.message)
+            else:
+                return redirect("table", table_id=table.pk)
+    else:
+        form = form_class(player=player, initial=_initial_from_query(request, form_class))
+    return render(request, "games/table_new.html", {"form": form, "variant": variant})
+
+
+def _initial_from_query(request, form_class):
+    """Links from the rules pages preselect options (e.g. ?game_type=nines)."""
+    return {name: request.GET[name] for name in form_class.base_fields if name in request.GET}
+
+
+def table_detail(request, table_id):
+    table = get_object_or_404(Table.objects.select_related("creator"), pk=table_id)
+    player = player_for_request(request, create=False)
+    if not table_service.can_see(table, player):
+        raise Http404
+    if table.status in (TableStatus.PLAYING, TableStatus.FINISHED) and hasattr(table, "match"):
+        from .match_views import match_page
+
+        return match_page(request, table, player)
+    seats = {seat.index: seat for seat in table.seats.select_related("player")}
+    context = {
+        "table": table,
+        "seats": [seats.get(i) for i in range(table.seat_count)],
+        "player": player,
+        "my_seat": next((s for s in seats.values() if player and s.player_id == player.pk), None),
+        "join_form": JoinForm(),
+    }
+    return render(request, "games/table_wait.html", context)
+
+
+def _client_key(request, player):
+    return f"player:{player.pk}:{request.META.get('REMOTE_ADDR', '')}"
+
+
+@require_POST
+def table_sit(request, table_id):
+    player = player_for_request(request, create=True)
+    form = JoinForm(request.POST)
+    if not form.is_valid():
+        return HttpResponseBadRequest(_("Malformed request."))
+    try:
+        table_service.sit(
+            table_id, player, password=form.cleaned_data["password"], client_key=_client_key(request, player)
+        )
+    except Table.DoesNotExist:
+        raise Http404
+    except table_service.TableError as exc:
+        messages.error(request, exc.message)
+    return redirect("table", table_id=table_id)
+
+
+@require_POST
+def table_stand(request, table_id):
+    player = player_for_request(request, create=False)
+    if player is None:
+        messages.error(request, _("You are not sitting at this table."))
+        return redirect("table", table_id=table_id)
+    try:
+        table_service.stand(table_id, player)
+    except Table.DoesNotExist:
+        raise Http404
+    except table_service.TableError as exc:
+        messages.error(request, exc.message)
+        return redirect("table", table_id=table_id)
+    return redirect(reverse("lobby"))

@@ -1,0 +1,103 @@
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from .models import CLOCK_CHOICES, JAPANESE_TARGETS, STAKES, GameType, Khishti, PulkaBonus, Variant, Visibility
+from .services.tables import TableSettings
+
+STAKE_CHOICES = [(0, _("Free"))] + [(s, _("%(stake)s Domino Coin") % {"stake": s}) for s in STAKES]
+CLOCK_FIELD_CHOICES = [(s, _("%(seconds)s seconds per move") % {"seconds": s}) for s in CLOCK_CHOICES]
+MIN_PASSWORD_LENGTH = 4
+
+
+class _TableForm(forms.Form):
+    """What both variants ask; each variant's form adds only its own options."""
+
+    variant = None
+    stake = forms.TypedChoiceField(label=_("Stake"), choices=STAKE_CHOICES, coerce=int, initial=0)
+    visibility = forms.ChoiceField(label=_("Who can join"), choices=Visibility.choices, initial=Visibility.OPEN)
+    password = forms.CharField(
+        label=_("Table password"), required=False, max_length=64,
+        widget=forms.PasswordInput(render_value=False),
+        help_text=_("Only for a password table: at least 4 characters."),
+    )
+    clock_seconds = forms.TypedChoiceField(
+        label=_("Move clock"), choices=CLOCK_FIELD_CHOICES, coerce=int, initial=30
+    )
+
+    def __init__(self, *args, player=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.player = player
+
+    def clean(self):
+        data = super().clean()
+        if data.get("visibility") == Visibility.PASSWORD:
+            if len(data.get("password") or "") < MIN_PASSWORD_LENGTH:
+                self.add_error("password", _("A table password needs at least 4 characters."))
+        if self.player is not None and self.player.is_guest:
+            if data.get("stake"):
+                self.add_error("stake", _("Guests can only play at free tables. Sign up to play for Domino Coin."))
+            if data.get("visibility") == Visibility.FRIENDS:
+                self.add_error("visibility", _("Guests have no friends list. Sign up to make a friends-only table."))
+        return data
+
+    def table_settings(self) -> TableSettings:
+        data = self.cleaned_data
+        return TableSettings(
+            variant=self.variant,
+            stake=data["stake"],
+            visibility=data["visibility"],
+            password=data.get("password") or "",
+            clock_seconds=data["clock_seconds"],
+            **self.variant_settings(data),
+        )
+
+    def variant_settings(self, data):
+        raise NotImplementedError
+
+
+class JapaneseTableForm(_TableForm):
+    variant = Variant.JAPANESE
+    target = forms.TypedChoiceField(
+        label=_("Match to"), choices=[(t, _("%(points)s points") % {"points": t}) for t in JAPANESE_TARGETS],
+        coerce=int, initial=21,
+    )
+    field_order = ["target", "stake", "visibility", "password", "clock_seconds"]
+
+    def variant_settings(self, data):
+        return {"target": data["target"]}
+
+
+class ClassicTableForm(_TableForm):
+    variant = Variant.CLASSIC
+    game_type = forms.ChoiceField(label=_("Game type"), choices=GameType.choices, initial=GameType.STANDARD)
+    khishti = forms.ChoiceField(label=_("Khishti penalty"), choices=Khishti.choices, initial=Khishti.K200)
+    pulka_bonus = forms.ChoiceField(
+        label=_("End of a pulka"), choices=PulkaBonus.choices, initial=PulkaBonus.PREMIUM_MOSHLA
+    )
+    fill_with_bots = forms.BooleanField(
+        label=_("Fill empty seats with bots (practice)"), required=False,
+    )
+    field_order = ["game_type", "khishti", "pulka_bonus", "stake", "visibility", "password", "clock_seconds",
+                   "fill_with_bots"]
+
+    def clean(self):
+        data = super().clean()
+        if data.get("fill_with_bots") and data.get("stake"):
+            self.add_error("fill_with_bots", _("Practice tables with bots are free: choose no stake."))
+        return data
+
+    def variant_settings(self, data):
+        return {
+            "game_type": data["game_type"],
+            "khishti": data["khishti"],
+            "pulka_bonus": data["pulka_bonus"],
+            "fill_with_bots": data.get("fill_with_bots", False),
+        }
+
+
+FORM_BY_VARIANT = {Variant.JAPANESE: JapaneseTableForm, Variant.CLASSIC: ClassicTableForm}
+
+
+class JoinForm(forms.Form):
+    password = forms.CharField(label=_("Table password"), required=False, max_length=64,
+                               widget=forms.PasswordInput(render_value=False))

@@ -1,0 +1,123 @@
+"""The match page: the same seat view the JSON protocol sends, rendered as HTML."""
+
+from django.shortcuts import render
+
+from .services.presenter import SUIT_SYMBOLS, seat_of, seat_view
+
+SUITS = ("S", "C", "D", "H")
+
+
+def _relative_order(seat_count: int, me: int | None) -> list[int]:
+    """Seats in the order the page draws them: me first (bottom), then clockwise."""
+    start = me if me is not None else 0
+    return [(start + i) % seat_count for i in range(seat_count)]
+
+
+def _card_choices(view: dict) -> dict:
+    """For each playable card, the actions it can make (a joker can make several)."""
+    choices: dict[str, list[dict]] = {}
+    for action in view["legal_actions"]:
+        if "play" in action:
+            choices.setdefault(action["play"], []).append(action)
+    return choices
+
+
+def _bid_buttons(view: dict) -> list[dict]:
+    legal = {a["bid"] for a in view["legal_actions"] if "bid" in a}
+    if not legal and view.get("forbidden_bid") is None:
+        return []
+    top = view.get("cards_per_player") or 0
+    return [{"n": n, "allowed": n in legal, "forbidden": n == view.get("forbidden_bid")} for n in range(top + 1)]
+
+
+def _trump_buttons(view: dict) -> list[dict]:
+    legal = [a["trump"] for a in view["legal_actions"] if "trump" in a]
+    return [{"value": t, "symbol": SUIT_SYMBOLS.get(t, "")} for t in legal]
+
+
+def _score_rows(view: dict) -> list[dict]:
+    """The score sheet as table rows: each deal, then each pulka's premium and moshla after its last deal."""
+    sheet = view["score_sheet"]
+    pulkas = {p["pulka"]: p for p in sheet.get("pulkas", [])}
+    rows = []
+    for i, deal in enumerate(sheet["deals"]):
+        bids = deal.get("bids")
+        khishti = deal.get("khishti") or [False] * len(deal["scores"])
+        rows.append({
+            "kind": "deal",
+            "number": deal["deal"] + 1,
+            "cards": deal.get("cards"),
+            "trump": deal["trump"],
+            "cells": [
+                {"bid": bids[s] if bids else None, "tricks": deal["tricks"][s], "score": deal["scores"][s],
+                 "khishti": bool(khishti[s])}
+                for s in range(len(deal["scores"]))
+            ],
+        })
+        following = sheet["deals"][i + 1]["pulka"] if i + 1 < len(sheet["deals"]) else None
+        pulka = pulkas.get(deal.get("pulka"))
+        if pulka is not None and following != deal.get("pulka"):
+            rows.append({
+                "kind": "pulka",
+                "number": pulka["pulka"],
+                "cells": [
+                    {"premium": pulka["premium"][s], "moshla": pulka["moshla"][s], "closed": pulka["closed"][s]}
+                    for s in range(len(pulka["bonus"]))
+                ],
+            })
+    return rows
+
+
+def _seat_facts(view: dict, seat: int) -> dict:
+    facts = {"tricks": view["tricks_taken"][seat], "cards": view["hand_counts"][seat]}
+    if view["variant"] == "classic":
+        facts["bid"] = view["bids"][seat]
+        facts["is_dealer"] = view["dealer"] == seat
+    else:
+        facts["is_declarer"] = view["declarer"] == seat
+    facts["total"] = view["totals"][seat]
+    return facts
+
+
+def match_context(sv: dict, me: int | None) -> dict:
+    view = sv["view"]
+    seat_count = len(sv["seats"])
+    names = {s["index"]: s for s in sv["seats"]}
+    card_choices = _card_choices(view)
+    hand = [{"card": c, "choices": card_choices.get(c, []), "is_joker": c.startswith("X")} for c in view["hand"]]
+    columns = []
+    if view["variant"] == "japanese":
+        for s in _relative_order(2, me):
+            cols = []
+            for col in view["columns"][s] or []:
+                if col is None:
+                    cols.append(None)
+                else:
+                    up = col["up"]
+                    cols.append({"card": up, "choices": card_choices.get(up, []) if s == me else [],
+                                 "is_joker": up.startswith("X")})
+            columns.append({"seat": s, "columns": cols, "mine": s == me})
+    trick_by_seat = {entry["seat"]: entry for entry in view["trick"]}
+    return {
+        "sv": sv,
+        "view": view,
+        "me": me,
+        "version": sv["version"],
+        "my_turn": me is not None and view["to_act"] == me,
+        "order": [names[i] | {"trick_card": trick_by_seat.get(i)} | _seat_facts(view, i)
+                  for i in _relative_order(seat_count, me)],
+        "score_rows": _score_rows(view),
+        "hand": hand,
+        "columns": columns,
+        "bid_buttons": _bid_buttons(view) if me is not None and view["to_act"] == me else [],
+        "trump_buttons": _trump_buttons(view) if me is not None and view["to_act"] == me else [],
+        "suits": [{"value": s, "symbol": SUIT_SYMBOLS[s]} for s in SUITS],
+        "suit_symbols": SUIT_SYMBOLS,
+    }
+
+
+def match_page(request, table, player):
+    me = seat_of(table, player)
+    sv = seat_view(table.match, me)
+    context = match_context(sv, me) | {"table": table}
+    return render(request, "games/match.html", context)

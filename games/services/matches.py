@@ -1,0 +1,160 @@
+"""The live match: every change goes through `perform`.
+
+`perform` validates with the engine, locks the match row, applies, stores the
+new record, bumps the version and broadcasts after commit. A client's action
+carries the version it was made against; a stale or repeated one (a double
+tap, a message the websocket resent after reconnecting) changes nothing.
+"""
+
+import hashlib
+import json
+import logging
+import secrets
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from coins import services as coins
+from games import engine
+
+from ..models import Match, MatchStatus, Table, TableStatus, Variant
+from . import broadcast
+
+log = logging.getLogger(__name__)
+
+
+class MatchError(Exception):
+    """A refused action: `code` for programs, `message` for people."""
+
+    def __init__(self, code, message, params=None):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.params = params or {}
+
+
+@dataclass
+class Outcome:
+    version: int
+    finished: bool
+
+
+# --- Deals anyone can verify ----------------------------------------------------
+
+def canonical_deal(deal: dict) -> str:
+    """The dealt cards of one record deal, as the exact text the commitment hashes."""
+    keys = ("hands", "columns") if "columns" in deal else ("hands", "trump_card")
+    return json.dumps({k: deal.get(k) for k in keys}, sort_keys=True, separators=(",", ":"))
+
+
+def commitment_for(deal: dict, salt: str) -> str:
+    return hashlib.sha256(f"{canonical_deal(deal)}|{salt}".encode()).hexdigest()
+
+
+def _deal_next(state, match_secrets: list) -> None:
+    """Shuffle with the OS's secure generator, deal, and commit to the deal."""
+    deck = engine.shuffled_deck(secrets.SystemRandom())
+    engine.deal_from_deck(state, deck)
+    salt = secrets.token_hex(16)
+    deal = state.record_deals()[-1]
+    match_secrets.append({"commitment": commitment_for(deal, salt), "salt": salt})
+
+
+# --- Loading and saving -----------------------------------------------------------
+
+def load_state(match: Match):
+    return engine.state_from_record(match.record)
+
+
+def _players(table: Table):
+    names = []
+    for seat in table.seats.select_related("player").order_by("index"):
+        names.append(seat.player.display_name_text if seat.player_id else _("Bot"))
+    return names
+
+
+def start_match(table: Table) -> Match:
+    """All seats taken: create the match and deal the first deal (caller holds the table lock)."""
+    options = table.record_options()
+    if table.variant == Variant.CLASSIC:
+        options["first_dealer"] = secrets.randbelow(4)  # rules.md 2.1: the first dealer is drawn at random
+    state = engine.new_state(table.variant, options)
+    match_secrets = []
+    _deal_next(state, match_secrets)
+    record = engine.to_record(state, _players(table))
+    match = Match.objects.create(table=table, record=record, version=1, deal_commitments=match_secrets,
+                                 turn_started_at=timezone.now())
+    table.status = TableStatus.PLAYING
+    table.started_at = timezone.now()
+    table.save(update_fields=["status", "started_at"])
+    transaction.on_commit(lambda: broadcast.table_changed(table.pk, match.version))
+    return match
+
+
+def perform(match_id: int, seat: int, action: dict, expected_version: int) -> Outcome:
+    """Apply one player's action, or refuse it and change nothing."""
+    with transaction.atomic():
+        match = Match.objects.select_for_update().select_related("table").get(pk=match_id)
+        if match.status != MatchStatus.RUNNING:
+            raise MatchError("match_over", _("This match is over."))
+        if expected_version != match.version:
+            raise MatchError("stale_version", _("The table has moved on; your view has been refreshed."),
+                             {"version": match.version})
+        state = load_state(match)
+        try:
+            engine_action = engine.action_from_record({**action, "seat": seat})
+            state.apply(engine_action)
+        except engine.IllegalAction as exc:
+            raise MatchError(exc.code, engine_error_message(exc), exc.params) from exc
+        except (ValueError, KeyError, TypeError) as exc:
+            raise MatchError("malformed_action", _("That action is not understood."), {}) from exc
+        _advance(match, state)
+        _save(match, state)
+        return Outcome(version=match.version, finished=match.status != MatchStatus.RUNNING)
+
+
+def _advance(match: Match, state) -> None:
+    """After a move: deal the next deal when one ended, finish the match when it is over."""
+    if state.phase == engine.Phase.DEAL:
+        _deal_next(state, match.deal_commitments)
+    if state.phase == engine.Phase.GAME_OVER:
+        _finish(match, state, reason="")
+
+
+def _save(match: Match, state) -> None:
+    match.record = engine.to_record(state, match.record["players"])
+    match.version += 1
+    match.turn_started_at = timezone.now()
+    match.save()
+    table_id, version = match.table_id, match.version
+    transaction.on_commit(lambda: broadcast.table_changed(table_id, version))
+
+
+def _finish(match: Match, state, reason: str, seat=None) -> None:
+    match.status = MatchStatus.ABORTED if reason == "abort" else MatchStatus.FINISHED
+    match.finished_at = timezone.now()
+    match.end_reason = reason
+    match.end_seat = seat
+    match.winners = state.winners()
+    table = match.table
+    table.status = TableStatus.FINISHED
+    table.closed_at = timezone.now()
+    table.save(update_fields=["status", "closed_at"])
+    if table.is_coin_table:
+        if reason == "abort":
+            coins.refund_all(table.escrow_key, "match aborted", table_id=table.pk, match_id=match.pk)
+        else:
+            winners = [s.player.user for s in table.seats.select_related("player__user")
+                       if s.index in match.winners and s.player_id and not s.left_at]
+            coins.pay_out(table.escrow_key, winners, payout_key=f"match:{match.pk}", table_id=table.pk,
+                          match_id=match.pk)
+    transaction.on_commit(broadcast.lobby_changed)
+
+
+def engine_error_message(exc) -> str:
+    """The engine's refusal in the reader's language (translated by its code)."""
+    from ..engine_messages import message_for
+
+    return message_for(exc)

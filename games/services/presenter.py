@@ -1,0 +1,74 @@
+"""From the engine's seat view to what a page shows.
+
+`seat_view` is the one function that decides what a client receives: it asks
+the engine for `view(seat)` (the only place where hidden information is
+decided) and adds the table's public facts. The browser renders it as HTML,
+the JSON protocol sends it as it is.
+"""
+
+from datetime import timedelta
+
+from django.conf import settings
+
+from ..models import Match, MatchStatus, Table
+from .matches import load_state
+
+SUIT_SYMBOLS = {"S": "♠", "C": "♣", "D": "♦", "H": "♥"}
+
+
+def seat_of(table: Table, player) -> int | None:
+    if player is None:
+        return None
+    for seat in table.seats.all():
+        if seat.player_id == player.pk and seat.left_at is None:
+            return seat.index
+    return None
+
+
+def public_seats(table: Table) -> list[dict]:
+    seats = []
+    for seat in table.seats.select_related("player").order_by("index"):
+        seats.append({
+            "index": seat.index,
+            "name": seat.player.display_name_text if seat.player_id else None,
+            "is_bot": seat.is_bot or seat.left_at is not None,
+            "left": seat.left_at is not None,
+            "connected": seat.connections > 0 or seat.is_bot,
+            "grace_until": (seat.disconnected_at + timedelta(seconds=settings.DISCONNECT_GRACE_SECONDS)).isoformat()
+            if seat.disconnected_at and not seat.left_at else None,
+        })
+    return seats
+
+
+def revealed_deals(match: Match, state) -> list[dict]:
+    """Commitments for every deal; the salt only once that deal is over (or the match is)."""
+    current = len(match.deal_commitments) - 1
+    over = match.status != MatchStatus.RUNNING
+    out = []
+    for i, entry in enumerate(match.deal_commitments):
+        item = {"deal": i, "commitment": entry["commitment"]}
+        if i < current or over:
+            item["salt"] = entry["salt"]
+        out.append(item)
+    return out
+
+
+def seat_view(match: Match, seat: int | None, state=None) -> dict:
+    """The complete state one seat may see, with the match's version."""
+    state = state if state is not None else load_state(match)
+    table = match.table
+    deadline = None
+    if match.status == MatchStatus.RUNNING and match.turn_started_at and state.to_act is not None:
+        deadline = (match.turn_started_at + timedelta(seconds=table.clock_seconds)).isoformat()
+    return {
+        "match": match.pk,
+        "table": table.pk,
+        "version": match.version,
+        "status": match.status,
+        "view": state.view(seat),
+        "seats": public_seats(table),
+        "clock_seconds": table.clock_seconds,
+        "turn_deadline": deadline,
+        "commitments": revealed_deals(match, state),
+        "stake": table.stake,
+    }
