@@ -2,9 +2,10 @@
 
 import itertools
 import threading
+import time
 
 from django.contrib.auth import get_user_model
-from django.db import connections
+from django.db import connection, connections, transaction
 
 from coins import services
 from coins.integrity import find_problems
@@ -42,6 +43,8 @@ def race(count, action):
 
     def run(i):
         try:
+            # Connect first, so that opening connections does not stagger the start.
+            connection.ensure_connection()
             barrier.wait(timeout=30)
             results[i] = ("ok", action(i))
         except Exception as error:  # the caller asserts on every outcome
@@ -56,3 +59,12 @@ def race(count, action):
         thread.join(timeout=120)
     assert not any(thread.is_alive() for thread in threads), "a racing thread hung (deadlock?)"
     return results
+
+
+def in_caller_transaction(action, linger=0.05):
+    """Run `action` the way the tables code will: inside its own transaction,
+    which goes on with other work (here: waits) before it commits."""
+    with transaction.atomic():
+        result = action()
+        time.sleep(linger)
+        return result
