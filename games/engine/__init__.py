@@ -1,0 +1,49 @@
+"""The Joker rules engine: pure Python, no Django. See docs/engine.md for the API."""
+
+from .actions import Bid, ChooseTrump, Play, action_from_record
+from .cards import CARD_NAMES, full_deck, shuffled_deck
+from .classic import ClassicOptions, ClassicState
+from .common import Phase
+from .dealing import deal_arguments, deal_from_deck
+from .errors import (
+    ERROR_CODES,
+    EngineError,
+    IllegalAction,
+    InvalidDeal,
+    InvalidOptions,
+    RecordError,
+)
+from .japanese import JapaneseOptions, JapaneseState
+from .randomplay import play_random, random_deal
+from .record import FORMAT, new_state, replay_record, replay_text, state_from_record, to_record
+
+__all__ = [
+    "Bid",
+    "CARD_NAMES",
+    "ChooseTrump",
+    "ClassicOptions",
+    "ClassicState",
+    "ERROR_CODES",
+    "EngineError",
+    "FORMAT",
+    "IllegalAction",
+    "InvalidDeal",
+    "InvalidOptions",
+    "JapaneseOptions",
+    "JapaneseState",
+    "Phase",
+    "Play",
+    "RecordError",
+    "action_from_record",
+    "deal_arguments",
+    "deal_from_deck",
+    "full_deck",
+    "new_state",
+    "play_random",
+    "random_deal",
+    "replay_record",
+    "replay_text",
+    "shuffled_deck",
+    "state_from_record",
+    "to_record",
+]

@@ -1,0 +1,110 @@
+"""Cards as small ints and hands as 36-bit masks.
+
+Card index = suit * 9 + rank, suits in record order S C D H (0..3), ranks 6..A
+(0..8). The two places that would hold 6S and 6C hold the jokers: index 0 is
+X1 and index 9 is X2. Inside a suit a higher rank is a higher bit, so "highest
+card of a suit in a hand" is one ``bit_length`` away.
+
+Publicly, cards are always the record strings (``"AS"``, ``"TH"``, ``"X1"``).
+"""
+
+from __future__ import annotations
+
+RANKS = "6789TJQKA"
+SUITS = "SCDH"
+SUIT_NAMES = {"S": "spades", "C": "clubs", "D": "diamonds", "H": "hearts"}
+
+X1 = 0
+X2 = 9
+JOKER_MASK = (1 << X1) | (1 << X2)
+FULL_DECK = (1 << 36) - 1
+DECK_SIZE = 36
+
+NO_SUIT = -1
+
+CARD_NAMES: tuple[str, ...] = tuple(
+    ("X1" if idx == X1 else "X2" if idx == X2 else RANKS[idx % 9] + SUITS[idx // 9]) for idx in range(36)
+)
+CARD_INDEX: dict[str, int] = {name: idx for idx, name in enumerate(CARD_NAMES)}
+SUIT_INDEX: dict[str, int] = {s: i for i, s in enumerate(SUITS)}
+
+# Suit of each card index; jokers have none.
+SUIT_OF: tuple[int, ...] = tuple(NO_SUIT if idx in (X1, X2) else idx // 9 for idx in range(36))
+# Ordinary cards of each suit (the joker bits are left out).
+SUIT_MASK: tuple[int, ...] = tuple((0x1FF << (9 * s)) & ~JOKER_MASK for s in range(4))
+BIT: tuple[int, ...] = tuple(1 << idx for idx in range(36))
+
+# Display order of a hand: jokers, then spades, clubs, diamonds, hearts, each high to low.
+_DISPLAY_ORDER: tuple[int, ...] = (X1, X2) + tuple(
+    s * 9 + r for s in range(4) for r in range(8, -1, -1) if s * 9 + r not in (X1, X2)
+)
+
+
+def is_joker(idx: int) -> bool:
+    return idx == X1 or idx == X2
+
+
+def card_index(name: object) -> int:
+    """Index of a record card string, or -1 when it is not one of the 36 cards."""
+    if type(name) is not str:
+        return -1
+    return CARD_INDEX.get(name, -1)
+
+
+def mask_to_indices(mask: int) -> list[int]:
+    """Card indices in a mask, in display order."""
+    return [idx for idx in _DISPLAY_ORDER if mask >> idx & 1]
+
+
+def mask_to_cards(mask: int) -> list[str]:
+    """Record strings of the cards in a mask, in display order."""
+    return [CARD_NAMES[idx] for idx in _DISPLAY_ORDER if mask >> idx & 1]
+
+
+def indices_mask(indices) -> int:
+    mask = 0
+    for idx in indices:
+        mask |= 1 << idx
+    return mask
+
+
+def highest_in(mask: int) -> int:
+    """Index of the highest card of a non-empty single-suit mask."""
+    return mask.bit_length() - 1
+
+
+def suit_to_str(suit: int) -> str:
+    """Record form of a trump: a suit letter, or "none"."""
+    return "none" if suit == NO_SUIT else SUITS[suit]
+
+
+def full_deck() -> list[str]:
+    """The 36 cards, in index order."""
+    return list(CARD_NAMES)
+
+
+def shuffled_deck(rng) -> list[str]:
+    """A freshly shuffled 36-card deck (record strings).
+
+    ``rng`` is any ``random.Random``-like object: the site passes
+    ``secrets.SystemRandom()``, tests pass ``random.Random(seed)`` so that a seed
+    fixes the deal. ``rng.shuffle`` is an exactly uniform Fisher-Yates shuffle.
+    """
+    deck = list(CARD_NAMES)
+    rng.shuffle(deck)
+    return deck
+
+
+def random_indices(rng, count: int) -> list[int]:
+    """``count`` distinct random card indices in random order (the first cards of a shuffled deck).
+
+    A partial Fisher-Yates on ``rng.random()``: the fast dealing path of random
+    play (bots, benchmarks). ``int(random() * n)`` for n <= 36 is uniform up to
+    a bias below 1e-14.
+    """
+    deck = list(range(36))
+    random = rng.random
+    for i in range(count):
+        j = i + int(random() * (36 - i))
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck[:count]

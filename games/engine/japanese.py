@@ -1,0 +1,640 @@
+"""Japanese Joker: two players, five table columns, difference scoring (rules.md section 3)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .actions import Bid, ChooseTrump, Play
+from .cards import (
+    BIT,
+    CARD_NAMES,
+    JOKER_MASK,
+    NO_SUIT,
+    SUIT_INDEX,
+    SUIT_MASK,
+    SUIT_OF,
+    SUITS,
+    X1,
+    X2,
+    card_index,
+    indices_mask,
+    mask_to_cards,
+    mask_to_indices,
+)
+from .common import (
+    H_PLAY,
+    H_TRUMP,
+    Phase,
+    history_entry_to_record,
+    trick_to_public,
+    trump_from_public,
+)
+from .errors import IllegalAction, InvalidDeal, InvalidOptions
+
+TARGETS = (11, 15, 21, 31)
+TRICKS_PER_DEAL = 18
+HAND_SIZE = 8
+COLUMNS = 5
+
+
+@dataclass(frozen=True)
+class JapaneseOptions:
+    target: int = 21
+    first_declarer: int = 0
+
+    RECORD_KEYS = ("target",)
+
+    def __post_init__(self):
+        if self.target not in TARGETS or type(self.target) is not int:
+            raise InvalidOptions("invalid_option", f"target must be one of {TARGETS}", option="target")
+        if type(self.first_declarer) is not int or self.first_declarer not in (0, 1):
+            raise InvalidOptions("invalid_option", "first_declarer must be seat 0 or 1", option="first_declarer")
+
+    @classmethod
+    def coerce(cls, value) -> JapaneseOptions:
+        if value is None:
+            return cls()
+        if isinstance(value, cls):
+            return value
+        if isinstance(value, dict):
+            unknown = set(value) - set(cls.RECORD_KEYS) - {"first_declarer"}
+            if unknown:
+                raise InvalidOptions("invalid_option", f"unknown japanese options {sorted(unknown)}", option=sorted(unknown)[0])
+            return cls(**value)
+        raise InvalidOptions("invalid_option", "options must be a dict", option="options")
+
+    def to_record(self) -> dict:
+        return {"target": self.target}
+
+
+@dataclass(frozen=True)
+class JapaneseDealResult:
+    index: int
+    declarer: int
+    trump: int  # -1 = no trump
+    tricks: tuple
+    scores: tuple
+
+
+def follower_wins(lead: int, named: int, follow: int, trump: int) -> bool:
+    """Who takes a Japanese trick (rules.md 3.4): True when the follower's card wins.
+
+    ``named`` is the suit a leading joker named (ignored for an ordinary lead),
+    ``trump`` the trump suit or -1.
+    """
+    if follow == X1 or follow == X2:
+        return True
+    follow_suit = SUIT_OF[follow]
+    if lead == X1 or lead == X2:
+        return trump != NO_SUIT and named != trump and follow_suit == trump
+    lead_suit = SUIT_OF[lead]
+    if follow_suit == trump and lead_suit != trump:
+        return True
+    return follow_suit == lead_suit and follow > lead
+
+
+def split_deck(items, declarer: int):
+    """Hands and columns (by seat) from a deck order, as a dealer deals.
+
+    Declarer first, then the other: 3 cards each; then 5 more each into the
+    hand; then each player's ten table cards, column by column, face-down card
+    first. Works on strings and on card indices.
+    """
+    order = (declarer, 1 - declarer)
+    hands = [None, None]
+    columns = [None, None]
+    for k, seat in enumerate(order):
+        hands[seat] = list(items[3 * k : 3 * k + 3]) + list(items[6 + 5 * k : 11 + 5 * k])
+        table = items[16 + 10 * k : 26 + 10 * k]
+        columns[seat] = [[table[2 * c], table[2 * c + 1]] for c in range(COLUMNS)]
+    return hands, columns
+
+
+class JapaneseState:
+    """A Japanese Joker match, deal after deal, until someone reaches the target."""
+
+    variant = "japanese"
+    seats = 2
+
+    __slots__ = (
+        "options",
+        "phase",
+        "deal_index",
+        "declarer",
+        "to_act",
+        "hands",
+        "up",
+        "_cols",
+        "_live",
+        "_col_of",
+        "_first_done",
+        "_dealt",
+        "_dealt_cols",
+        "_trump",
+        "_trump_mask",
+        "taken",
+        "trick",
+        "leader",
+        "_led",
+        "_joker_led",
+        "_tricks_played",
+        "last_trick",
+        "_actions",
+        "_deals",
+        "_results",
+        "totals",
+        "_winner",
+        "_end",
+        "move_count",
+    )
+
+    def __init__(self, options=None):
+        opts = JapaneseOptions.coerce(options)
+        self.options = opts
+        self.phase = Phase.DEAL
+        self.deal_index = 0
+        self.declarer = opts.first_declarer
+        self.to_act = None
+        self.hands = [0, 0]
+        self.up = [0, 0]
+        self._cols = None
+        self._live = [0, 0]
+        self._col_of = None
+        self._first_done = [False, False]
+        self._dealt = None
+        self._dealt_cols = None
+        self._trump = None
+        self._trump_mask = 0
+        self.taken = [0, 0]
+        self.trick = []
+        self.leader = None
+        self._led = NO_SUIT
+        self._joker_led = False
+        self._tricks_played = 0
+        self.last_trick = None
+        self._actions = []
+        self._deals = []
+        self._results: list[JapaneseDealResult] = []
+        self.totals = [0, 0]
+        self._winner = None
+        self._end = None
+        self.move_count = 0
+
+    # --- read-only facts ----------------------------------------------------------------------
+
+    @property
+    def trump(self) -> str | None:
+        if self._trump is None:
+            return None
+        return "none" if self._trump == NO_SUIT else SUITS[self._trump]
+
+    @property
+    def results(self) -> list[JapaneseDealResult]:
+        return list(self._results)
+
+    @property
+    def end(self) -> dict | None:
+        return dict(self._end) if self._end else None
+
+    def hand(self, seat: int) -> list[str]:
+        return mask_to_cards(self.hands[seat])
+
+    def face_up(self, seat: int) -> list[str]:
+        return mask_to_cards(self.up[seat])
+
+    def available(self, seat: int) -> list[str]:
+        """Cards ``seat`` could play now if it were their move and they led."""
+        return mask_to_cards(self._available(seat))
+
+    def is_over(self) -> bool:
+        return self.phase is Phase.GAME_OVER
+
+    def winners(self) -> list[int]:
+        return [self._winner] if self._winner is not None else []
+
+    def scores(self) -> dict:
+        return {
+            "tricks": [list(r.tricks) for r in self._results],
+            "deal_scores": [list(r.scores) for r in self._results],
+            "pulka_bonus": [],
+            "totals": list(self.totals),
+            "finished": self.phase is Phase.GAME_OVER,
+            "winner": self.winners(),
+        }
+
+    # --- dealing ------------------------------------------------------------------------------
+
+    def deal(self, hands, columns) -> None:
+        """Start the next deal: ``hands`` two lists of 8 record cards (first 3 seen
+        before the trump choice), ``columns`` per seat five ``[face_down, face_up]``.
+        Raises InvalidDeal and changes nothing when the cards are not the deck."""
+        if self.phase is not Phase.DEAL:
+            if self.phase is Phase.GAME_OVER:
+                raise IllegalAction("game_over", "the match is over")
+            raise InvalidDeal("deal_not_expected", "the current deal is not finished")
+        if not isinstance(hands, (list, tuple)) or len(hands) != 2:
+            raise InvalidDeal("wrong_hand_count", "a Japanese deal needs two hands")
+        if not isinstance(columns, (list, tuple)) or len(columns) != 2:
+            raise InvalidDeal("wrong_column_count", "a Japanese deal needs columns for both players")
+        seen = 0
+        hand_idx = []
+        for seat, hand in enumerate(hands):
+            if not isinstance(hand, (list, tuple)) or len(hand) != HAND_SIZE:
+                got = len(hand) if isinstance(hand, (list, tuple)) else None
+                raise InvalidDeal(
+                    "wrong_hand_size", f"seat {seat} must get {HAND_SIZE} cards in hand", seat=seat, expected=HAND_SIZE, got=got
+                )
+            row = []
+            for name in hand:
+                seen = self._add_dealt_card(name, seen)
+                row.append(card_index(name))
+            hand_idx.append(row)
+        col_idx = []
+        for seat, cols in enumerate(columns):
+            if not isinstance(cols, (list, tuple)) or len(cols) != COLUMNS:
+                raise InvalidDeal("wrong_column_count", f"seat {seat} needs {COLUMNS} columns", seat=seat)
+            row = []
+            for col in cols:
+                if not isinstance(col, (list, tuple)) or len(col) != 2:
+                    raise InvalidDeal("malformed_column", f"a column is [face_down, face_up], not {col!r}", seat=seat)
+                for name in col:
+                    seen = self._add_dealt_card(name, seen)
+                row.append((card_index(col[0]), card_index(col[1])))
+            col_idx.append(row)
+        self._deal_indices(hand_idx, col_idx)
+
+    @staticmethod
+    def _add_dealt_card(name, seen: int) -> int:
+        idx = card_index(name)
+        if idx < 0:
+            raise InvalidDeal("unknown_card", f"{name!r} is not a card", card=repr(name))
+        if seen & BIT[idx]:
+            raise InvalidDeal("duplicate_card", f"{name} is dealt twice", card=name)
+        return seen | BIT[idx]
+
+    def _deal_indices(self, hands: list[list[int]], columns: list[list[tuple[int, int]]]) -> None:
+        """Start the deal from card indices already checked (fast path)."""
+        self._dealt = hands
+        self._dealt_cols = columns
+        self.hands = [indices_mask(h) for h in hands]
+        self._cols = [list(columns[0]), list(columns[1])]
+        self.up = [indices_mask(up for _, up in columns[0]), indices_mask(up for _, up in columns[1])]
+        col_of = [-1] * 36
+        for cols in columns:
+            for c, (_, up) in enumerate(cols):
+                col_of[up] = c
+        self._col_of = col_of
+        self._live = [COLUMNS, COLUMNS]
+        self._first_done = [False, False]
+        self._trump = None
+        self._trump_mask = 0
+        self.taken = [0, 0]
+        self.trick = []
+        self.last_trick = None
+        self._actions = []
+        self._tricks_played = 0
+        self.to_act = self.declarer
+        self.leader = self.declarer
+        self.phase = Phase.TRUMP
+        self.move_count += 1
+
+    # --- legality -----------------------------------------------------------------------------
+
+    def _available(self, seat: int) -> int:
+        if self._first_done[seat]:
+            return self.hands[seat] | self.up[seat]
+        return self.hands[seat]
+
+    def _legal_mask(self, seat: int) -> int:
+        """Cards ``seat`` (to act, in PLAY) may play, as a mask (rules.md 3.3)."""
+        avail = self.hands[seat] | self.up[seat] if self._first_done[seat] else self.hands[seat]
+        if not self.trick:
+            return avail
+        jokers = avail & JOKER_MASK
+        follow = avail & SUIT_MASK[self._led]
+        if follow:
+            if self._joker_led:
+                return (1 << (follow.bit_length() - 1)) | jokers
+            return follow | jokers
+        trumps = avail & self._trump_mask
+        if trumps:
+            return trumps | jokers
+        return avail
+
+    def _follow_error(self, seat: int) -> IllegalAction:
+        avail = self._available(seat)
+        led = SUITS[self._led]
+        follow = avail & SUIT_MASK[self._led]
+        if follow:
+            if self._joker_led:
+                high = CARD_NAMES[follow.bit_length() - 1]
+                return IllegalAction(
+                    "must_play_highest", f"the joker asks for the highest {led}: play {high}", suit=led, card=high
+                )
+            return IllegalAction("must_follow_suit", f"you hold {led} and must play it", suit=led)
+        trump = SUITS[self._trump]
+        return IllegalAction("must_trump", f"you have no {led} but hold trumps ({trump}) and must trump", suit=led, trump=trump)
+
+    def _phase_error(self, action) -> IllegalAction:
+        if self.phase is Phase.GAME_OVER:
+            return IllegalAction("game_over", "the match is over")
+        return IllegalAction(
+            "wrong_phase",
+            f"{type(action).__name__} is not possible now (phase: {self.phase.value})",
+            phase=self.phase.value,
+            action=type(action).__name__,
+        )
+
+    def _check(self, action):
+        kind = type(action)
+        if kind is Play:
+            return self._check_play(action)
+        if kind is ChooseTrump:
+            if self.phase is not Phase.TRUMP:
+                raise self._phase_error(action)
+            seat = action.seat
+            if seat != self.to_act:
+                raise IllegalAction("not_your_turn", f"it is seat {self.to_act}'s turn", seat=seat, to_act=self.to_act)
+            return seat, trump_from_public(action.suit)
+        if self.phase is Phase.GAME_OVER:
+            raise IllegalAction("game_over", "the match is over")
+        if kind is Bid:
+            raise self._phase_error(action)  # Japanese Joker has no bidding
+        raise IllegalAction("invalid_action", f"not an action: {action!r}")
+
+    def _check_play(self, action: Play):
+        if self.phase is not Phase.PLAY:
+            raise self._phase_error(action)
+        seat, name, joker, suit_name = action
+        if seat != self.to_act:
+            raise IllegalAction("not_your_turn", f"it is seat {self.to_act}'s turn", seat=seat, to_act=self.to_act)
+        card = card_index(name)
+        if card < 0:
+            raise IllegalAction("unknown_card", f"{name!r} is not a card", card=repr(name))
+        leading = not self.trick
+        suit = NO_SUIT
+        if card == X1 or card == X2:
+            if joker is not None and joker != "take":
+                if joker == "discard":
+                    raise IllegalAction("joker_cannot_discard", "in Japanese Joker a joker always takes")
+                raise IllegalAction("invalid_joker_mode", f"a joker is take or discard, not {joker!r}", joker=repr(joker))
+            if leading:
+                if suit_name is None:
+                    raise IllegalAction("joker_needs_suit", "a joker that leads names a suit")
+                suit = SUIT_INDEX.get(suit_name, NO_SUIT) if type(suit_name) is str else NO_SUIT
+                if suit == NO_SUIT:
+                    raise IllegalAction("invalid_suit", f"name S, C, D or H, not {suit_name!r}", suit=repr(suit_name))
+            elif suit_name is not None:
+                raise IllegalAction("joker_suit_only_when_leading", "only a joker that leads names a suit")
+        elif joker is not None or suit_name is not None:
+            raise IllegalAction("joker_fields_on_card", f"{name} is not a joker", card=name)
+        bit = BIT[card]
+        if not self.hands[seat] & bit:
+            if not self.up[seat] & bit:
+                raise IllegalAction("card_not_available", f"{name} is not in your hand or face up in your columns", card=name)
+            if not self._first_done[seat]:
+                raise IllegalAction("first_card_from_hand", "your first card of a deal comes from the hand", card=name)
+        if not leading and not self._legal_mask(seat) & bit:
+            raise self._follow_error(seat)
+        return seat, card, suit
+
+    def is_legal(self, action) -> bool:
+        try:
+            self._check(action)
+        except IllegalAction:
+            return False
+        return True
+
+    def legal_actions(self, seat: int) -> list:
+        """Every legal action of ``seat`` now; a leading joker once per named suit."""
+        if seat != self.to_act or seat is None:
+            return []
+        if self.phase is Phase.PLAY:
+            leading = not self.trick
+            actions = []
+            for card in mask_to_indices(self._legal_mask(seat)):
+                name = CARD_NAMES[card]
+                if leading and (card == X1 or card == X2):
+                    actions.extend(Play(seat, name, None, s) for s in SUITS)
+                else:
+                    actions.append(Play(seat, name))
+            return actions
+        if self.phase is Phase.TRUMP:
+            return [ChooseTrump(seat, s) for s in SUITS] + [ChooseTrump(seat, None)]
+        return []
+
+    # --- moves --------------------------------------------------------------------------------
+
+    def apply(self, action) -> None:
+        """Make a move. An illegal one raises IllegalAction and leaves the state untouched."""
+        args = self._check(action)
+        if type(action) is Play:
+            self._play(*args)
+        else:
+            self._choose_trump(*args)
+
+    def _choose_trump(self, seat: int, trump: int) -> None:
+        self._trump = trump
+        self._trump_mask = SUIT_MASK[trump] if trump >= 0 else 0
+        self._actions.append((H_TRUMP, seat, trump))
+        self.move_count += 1
+        self.phase = Phase.PLAY
+        self.to_act = self.declarer
+
+    def _play(self, seat: int, card: int, suit: int) -> None:
+        bit = BIT[card]
+        if self.hands[seat] & bit:
+            self.hands[seat] ^= bit
+        else:
+            self._play_from_column(seat, card)
+        self._first_done[seat] = True
+        entry = (H_PLAY, seat, card, 0, suit)
+        self._actions.append(entry)
+        self.move_count += 1
+        trick = self.trick
+        if not trick:
+            trick.append(entry)
+            if card == X1 or card == X2:
+                self._led = suit
+                self._joker_led = True
+            else:
+                self._led = SUIT_OF[card]
+                self._joker_led = False
+            self.to_act = 1 - seat
+            return
+        trick.append(entry)
+        lead = trick[0]
+        winner = seat if follower_wins(lead[2], lead[4], card, self._trump) else lead[1]
+        self.taken[winner] += 1
+        self.last_trick = (trick, winner)
+        self.trick = []
+        self.leader = winner
+        self.to_act = winner
+        self._tricks_played += 1
+        if self._tricks_played == TRICKS_PER_DEAL:
+            self._end_deal()
+
+    def _play_from_column(self, seat: int, card: int) -> None:
+        """The face-up card leaves its column; the face-down card under it goes to the hand.
+        With two columns left, the other column goes to the hand too (rules.md 3.2)."""
+        self.up[seat] ^= BIT[card]
+        cols = self._cols[seat]
+        c = self._col_of[card]
+        hand = self.hands[seat] | BIT[cols[c][0]]
+        cols[c] = None
+        live = self._live[seat] - 1
+        if live == 1:
+            for i, col in enumerate(cols):
+                if col is not None:
+                    hand |= BIT[col[0]] | BIT[col[1]]
+                    self.up[seat] ^= BIT[col[1]]
+                    cols[i] = None
+            live = 0
+        self._live[seat] = live
+        self.hands[seat] = hand
+
+    def _end_deal(self) -> None:
+        a, b = self.taken
+        scores = (a - b, 0) if a > b else (0, b - a)
+        self._results.append(JapaneseDealResult(self.deal_index, self.declarer, self._trump, (a, b), scores))
+        self._deals.append((self.declarer, self._dealt, self._dealt_cols, self._actions))
+        self._dealt = None
+        self.totals[0] += scores[0]
+        self.totals[1] += scores[1]
+        self.deal_index += 1
+        self.to_act = None
+        target = self.options.target
+        for seat in (0, 1):
+            if self.totals[seat] >= target:
+                self._winner = seat
+                self.phase = Phase.GAME_OVER
+                return
+        self.phase = Phase.DEAL
+        self.declarer = 1 - self.declarer
+
+    def end_game(self, reason: str, seat: int | None = None) -> None:
+        """End the match early: ``resign``/``forfeit`` by ``seat`` (the other seat wins) or ``abort`` (nobody wins)."""
+        if reason not in ("resign", "forfeit", "abort"):
+            raise IllegalAction("invalid_end", f"unknown end reason {reason!r}", reason=repr(reason))
+        if seat is not None and (type(seat) is not int or seat not in (0, 1)):
+            raise IllegalAction("invalid_end", f"no seat {seat!r}", seat=repr(seat))
+        if reason != "abort" and seat is None:
+            raise IllegalAction("invalid_end", f"{reason} needs the seat that ends the match", reason=reason)
+        self._end = {"reason": reason, "seat": seat} if seat is not None else {"reason": reason}
+        if self._winner is None and reason != "abort":
+            self._winner = 1 - seat
+        self.phase = Phase.GAME_OVER
+        self.to_act = None
+
+    # --- copies and records -------------------------------------------------------------------
+
+    def copy(self) -> JapaneseState:
+        new = object.__new__(JapaneseState)
+        for name in JapaneseState.__slots__:
+            setattr(new, name, getattr(self, name))
+        new.hands = list(self.hands)
+        new.up = list(self.up)
+        if self._cols is not None:
+            new._cols = [list(self._cols[0]), list(self._cols[1])]
+        new._live = list(self._live)
+        new._first_done = list(self._first_done)
+        new.taken = list(self.taken)
+        new.trick = list(self.trick)
+        new._actions = list(self._actions)
+        new._deals = list(self._deals)
+        new._results = list(self._results)
+        new.totals = list(self.totals)
+        return new
+
+    def record_deals(self) -> list[dict]:
+        out = [self._deal_record(*d) for d in self._deals]
+        if self._dealt is not None:
+            out.append(self._deal_record(self.declarer, self._dealt, self._dealt_cols, self._actions))
+        return out
+
+    @staticmethod
+    def _deal_record(declarer, dealt, cols, actions) -> dict:
+        return {
+            "declarer": declarer,
+            "hands": [[CARD_NAMES[c] for c in hand] for hand in dealt],
+            "columns": [[[CARD_NAMES[down], CARD_NAMES[up]] for down, up in seat_cols] for seat_cols in cols],
+            "actions": [history_entry_to_record(a) for a in actions],
+        }
+
+    # --- what a seat may see ------------------------------------------------------------------
+
+    def view(self, seat: int | None) -> dict:
+        """Everything ``seat`` may see (None: a spectator), JSON-serialisable.
+
+        Own hand only (the first three cards before the trump choice); both
+        players' face-up column cards; of face-down cards only where they lie.
+        No face-down card is ever shown, not even to its owner.
+        """
+        if seat is not None and (type(seat) is not int or seat not in (0, 1)):
+            raise ValueError(f"no seat {seat!r}")
+        phase = self.phase
+        in_deal = phase in (Phase.TRUMP, Phase.PLAY)
+        own: list[str] = []
+        counts = [0, 0]
+        columns = [[], []]
+        if phase is Phase.TRUMP:
+            counts = [3, 3]
+            if seat is not None:
+                own = mask_to_cards(indices_mask(self._dealt[seat][:3]))
+        elif phase is Phase.PLAY:
+            counts = [h.bit_count() for h in self.hands]
+            if seat is not None:
+                own = mask_to_cards(self.hands[seat])
+            columns = [
+                [None if col is None else {"up": CARD_NAMES[col[1]], "face_down": True} for col in self._cols[s]]
+                for s in (0, 1)
+            ]
+        legal = [a.to_record() for a in self.legal_actions(seat)] if seat is not None else []
+        last = None
+        if self.last_trick is not None and in_deal:
+            last = {"cards": trick_to_public(self.last_trick[0]), "winner": self.last_trick[1]}
+        return {
+            "variant": "japanese",
+            "seat": seat,
+            "phase": phase.value,
+            "options": self.options.to_record(),
+            "deal_index": self.deal_index,
+            "declarer": self.declarer,
+            "to_act": self.to_act,
+            "trump": self.trump if in_deal else None,
+            "hand": own,
+            "hand_counts": counts,
+            "columns": columns,
+            "first_card_played": list(self._first_done) if phase is Phase.PLAY else [False, False],
+            "leader": self.leader if phase is Phase.PLAY else None,
+            "trick": trick_to_public(self.trick) if phase is Phase.PLAY else [],
+            "last_trick": last,
+            "tricks_taken": list(self.taken) if in_deal else [0, 0],
+            "score_sheet": self.score_sheet(),
+            "totals": list(self.totals),
+            "target": self.options.target,
+            "legal_actions": legal,
+            "move_count": self.move_count,
+            "finished": phase is Phase.GAME_OVER,
+            "winner": self.winners(),
+            "end": self.end,
+        }
+
+    def score_sheet(self) -> dict:
+        running = [0, 0]
+        deals = []
+        for r in self._results:
+            running[0] += r.scores[0]
+            running[1] += r.scores[1]
+            deals.append(
+                {
+                    "deal": r.index,
+                    "declarer": r.declarer,
+                    "trump": "none" if r.trump == NO_SUIT else SUITS[r.trump],
+                    "tricks": list(r.tricks),
+                    "scores": list(r.scores),
+                    "running_totals": list(running),
+                }
+            )
+        return {"deals": deals, "totals": list(self.totals)}
+

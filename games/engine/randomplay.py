@@ -1,0 +1,128 @@
+"""Random legal play on the fast internal path (bots' playouts, property tests, benchmarks).
+
+It drives the very same state objects, legality code (``_legal_mask``,
+``_forbidden_bid``) and mutators (``_deal_indices``, ``_choose_trump``,
+``_bid``, ``_play``) as the public ``apply``; it only skips building action
+objects and re-checking choices that were drawn from the legal set.
+"""
+
+from __future__ import annotations
+
+from . import classic, japanese
+from .cards import X1, X2, random_indices
+from .common import Phase
+
+_PLAY = Phase.PLAY
+_BID = Phase.BID
+_TRUMP = Phase.TRUMP
+_DEAL = Phase.DEAL
+_OVER = Phase.GAME_OVER
+
+
+def random_deal(state, rng) -> None:
+    """Deal the next deal of ``state`` from a fresh random shuffle."""
+    if state.variant == "classic":
+        n = state.spec.cards
+        cards = random_indices(rng, 36 if n == 9 else 4 * n + 1)
+        hands, turned = classic.split_deck(cards, state.dealer, n)
+        state._deal_indices(hands, -1 if turned is None else turned)
+    else:
+        hands, columns = japanese.split_deck(random_indices(rng, 36), state.declarer)
+        state._deal_indices(hands, [[tuple(col) for col in cols] for cols in columns])
+
+
+def play_random(state, rng, max_moves: int | None = None, until_deal: int | None = None) -> None:
+    """Play uniformly random legal moves (and random deals) until the game is over.
+
+    Stops early after ``max_moves`` moves or once ``state.deal_index`` reaches
+    ``until_deal``. Jokers pick take/discard (classic) and a named suit (when
+    leading) at random.
+    """
+    if state.variant == "classic":
+        _play_classic(state, rng, max_moves, until_deal)
+    else:
+        _play_japanese(state, rng, max_moves, until_deal)
+
+
+def _pick_bit(mask: int, r: float) -> int:
+    k = int(r * mask.bit_count())
+    while k:
+        mask &= mask - 1
+        k -= 1
+    return (mask & -mask).bit_length() - 1
+
+
+def _play_classic(state, rng, max_moves, until_deal) -> None:
+    random = rng.random
+    legal_mask = state._legal_mask
+    play = state._play
+    moves = 0
+    limit = max_moves if max_moves is not None else -1
+    stop = until_deal if until_deal is not None else 1 << 30
+    while moves != limit:
+        phase = state.phase
+        if phase is _PLAY:
+            seat = state.to_act
+            mask = legal_mask(seat)
+            k = int(random() * mask.bit_count())
+            while k:
+                mask &= mask - 1
+                k -= 1
+            card = (mask & -mask).bit_length() - 1
+            if card == X1 or card == X2:
+                mode = 1 if random() < 0.5 else 2
+                suit = -1 if state.trick else int(random() * 4)
+                play(seat, card, mode, suit)
+            else:
+                play(seat, card, 0, -1)
+        elif phase is _BID:
+            n = state._plan[state.deal_index].cards
+            forbidden = state._forbidden_bid()
+            if forbidden < 0:
+                bid = int(random() * (n + 1))
+            else:
+                bid = int(random() * n)
+                if bid >= forbidden:
+                    bid += 1
+            state._bid(state.to_act, bid)
+        elif phase is _DEAL:
+            if state.deal_index >= stop:
+                return
+            random_deal(state, rng)
+        elif phase is _TRUMP:
+            state._choose_trump(state.to_act, int(random() * 5) - 1)
+        else:
+            return
+        moves += 1
+
+
+def _play_japanese(state, rng, max_moves, until_deal) -> None:
+    random = rng.random
+    legal_mask = state._legal_mask
+    play = state._play
+    moves = 0
+    limit = max_moves if max_moves is not None else -1
+    stop = until_deal if until_deal is not None else 1 << 30
+    while moves != limit:
+        phase = state.phase
+        if phase is _PLAY:
+            seat = state.to_act
+            mask = legal_mask(seat)
+            k = int(random() * mask.bit_count())
+            while k:
+                mask &= mask - 1
+                k -= 1
+            card = (mask & -mask).bit_length() - 1
+            if (card == X1 or card == X2) and not state.trick:
+                play(seat, card, int(random() * 4))
+            else:
+                play(seat, card, -1)
+        elif phase is _DEAL:
+            if state.deal_index >= stop:
+                return
+            random_deal(state, rng)
+        elif phase is _TRUMP:
+            state._choose_trump(state.to_act, int(random() * 5) - 1)
+        else:
+            return
+        moves += 1
