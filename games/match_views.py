@@ -54,7 +54,7 @@ def _score_rows(view: dict) -> list[dict]:
                 for s in range(len(deal["scores"]))
             ],
         })
-        following = sheet["deals"][i + 1]["pulka"] if i + 1 < len(sheet["deals"]) else None
+        following = sheet["deals"][i + 1].get("pulka") if i + 1 < len(sheet["deals"]) else None
         pulka = pulkas.get(deal.get("pulka"))
         if pulka is not None and following != deal.get("pulka"):
             rows.append({

@@ -8,3 +8,9 @@ def _clear_cache():
 
     cache.clear()
     yield
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):
+    """Production hashes passwords slowly on purpose; the tests need not wait for it."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

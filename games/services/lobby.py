@@ -20,7 +20,7 @@ def visible_open_tables(player, *, variant=None, stake=None):
     tables = (
         Table.objects.filter(status=TableStatus.OPEN)
         .filter(visible)
-        .select_related("creator")
+        .select_related("creator__user")
         .annotate(seats_taken=Count("seats"))
         .order_by("-created_at")
     )

@@ -86,6 +86,8 @@ def start_match(table: Table) -> Match:
     record = engine.to_record(state, _players(table))
     match = Match.objects.create(table=table, record=record, version=1, deal_commitments=match_secrets,
                                  turn_started_at=timezone.now())
+    if table.is_coin_table:
+        coins.seal(table.escrow_key)  # from now on stakes only leave by payout or refund
     table.status = TableStatus.PLAYING
     table.started_at = timezone.now()
     table.save(update_fields=["status", "started_at"])
@@ -146,11 +148,26 @@ def _finish(match: Match, state, reason: str, seat=None) -> None:
         if reason == "abort":
             coins.refund_all(table.escrow_key, "match aborted", table_id=table.pk, match_id=match.pk)
         else:
-            winners = [s.player.user for s in table.seats.select_related("player__user")
-                       if s.index in match.winners and s.player_id and not s.left_at]
-            coins.pay_out(table.escrow_key, winners, payout_key=f"match:{match.pk}", table_id=table.pk,
-                          match_id=match.pk)
+            winners = _paid_winners(table, state)
+            if winners:
+                coins.pay_out(table.escrow_key, winners, payout_key=f"match:{match.pk}", table_id=table.pk,
+                              match_id=match.pk)
+            else:
+                coins.refund_all(table.escrow_key, "no player left to pay", table_id=table.pk, match_id=match.pk)
     transaction.on_commit(broadcast.lobby_changed)
+
+
+def _paid_winners(table: Table, state) -> list:
+    """Who takes the pot: the best total among players still in their seats
+    (a player who left lost their stake to the pot; rules.md 3.6)."""
+    present = {s.index: s.player.user for s in table.seats.select_related("player__user")
+               if s.player_id and s.left_at is None and s.player.user_id}
+    if table.variant == Variant.JAPANESE:
+        return [present[i] for i in state.winners() if i in present]
+    if not present:
+        return []
+    best = max(state.totals[i] for i in present)
+    return [user for i, user in sorted(present.items()) if state.totals[i] == best]
 
 
 def engine_error_message(exc) -> str:

@@ -104,7 +104,7 @@ def check_table_password(table: Table, player, password: str, client_key: str):
 def sit(table_id: int, player, *, password: str = "", client_key: str = "", seat_index=None) -> Seat:
     """Take a free seat. Sitting again where you already sit changes nothing."""
     with transaction.atomic():
-        table = Table.objects.select_for_update().select_related("creator__user").get(pk=table_id)
+        table = Table.objects.select_for_update(of=("self",)).select_related("creator__user").get(pk=table_id)
         existing = table.seats.filter(player=player, left_at__isnull=True).first()
         if existing:
             return existing
@@ -128,7 +128,7 @@ def stand(table_id: int, player) -> None:
         if table.status != TableStatus.OPEN:
             raise TableError(_("The match has started: use Resign to leave it."), "already_started")
         if table.is_coin_table:
-            coins.refund_stake(player.user, table.escrow_key, table_id=table.pk)
+            coins.refund_stake(player.user, table.escrow_key)
         seat.delete()
         if not table.seats.filter(player__isnull=False).exists():
             _close(table)
@@ -185,6 +185,8 @@ def _seat_player(table: Table, player, seat_index=None) -> Seat:
             coins.stake(player.user, table.escrow_key, table.stake, table_id=table.pk)
         except coins.InsufficientFunds as exc:
             raise TableError(str(exc), "insufficient_funds") from exc
+        except coins.LedgerError as exc:
+            raise TableError(str(exc), "coins_refused") from exc
     try:
         with transaction.atomic():
             return Seat.objects.create(table=table, index=seat_index, player=player)

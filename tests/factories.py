@@ -1,0 +1,25 @@
+"""Small builders for tests: real users, players and friendships through the real APIs."""
+
+from django.contrib.auth import get_user_model
+
+from accounts.friends import accept_friend_request, send_friend_request
+from accounts.players import create_guest_player, player_for_user
+
+PASSWORD = "correct-horse-battery"
+
+
+def make_user(username):
+    return get_user_model().objects.create_user(username=username, password=PASSWORD)
+
+
+def make_player(username):
+    return player_for_user(make_user(username))
+
+
+def make_guest():
+    return create_guest_player()
+
+
+def make_friends(a, b):
+    send_friend_request(a.user, b.user)
+    accept_friend_request(b.user, a.user)
