@@ -76,3 +76,13 @@ def test_log_in_without_a_preference_stays_in_the_page_language():
     response = Client().post("/en/accounts/login/?next=/en/friends/", {"login": "eka", "password": PASSWORD})
     assert response["Location"] == "/en/friends/"
     assert "django_language" not in response.cookies
+
+
+@pytest.mark.parametrize("page_language", ["ka", "ru", "en"])
+def test_the_switcher_names_each_language_in_its_own_words_on_every_language_page(page_language):
+    page = body(Client().get(f"/{page_language}/"))
+    switcher = page[page.index('class="lang-switch"'):page.index("</form>", page.index('class="lang-switch"'))]
+    for code, own_name in [("ka", "ქართული"), ("ru", "Русский"), ("en", "English")]:
+        assert f'value="{code}" lang="{code}" translate="no"' in switcher
+        assert f">{own_name}</button>" in switcher
+    assert f'value="{page_language}" lang="{page_language}" translate="no" aria-current="true"' in switcher
