@@ -2,12 +2,17 @@ from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.urls import include, path
 
+from accounts.views import set_language
+
 urlpatterns = [
-    path("i18n/", include("django.conf.urls.i18n")),
+    # Our own set_language: it keeps the page and remembers a member's choice.
+    path("i18n/setlang/", set_language, name="set_language"),
     path("admin/", admin.site.urls),
+    path("api/v1/", include("accounts.api_urls")),
 ]
 
 urlpatterns += i18n_patterns(
+    path("", include("accounts.urls")),
     path("accounts/", include("allauth.urls")),
     path("", include("games.urls")),
     prefix_default_language=True,

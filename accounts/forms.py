@@ -1,0 +1,49 @@
+import re
+
+from django import forms
+from django.conf import settings
+from django.utils.translation import gettext_lazy as _
+
+from .models import AccessToken, Player
+
+# "Guest 4821" in any of our languages: kept for real guests, so nobody can pose as one.
+GUEST_LIKE_NAME = re.compile(r"^\s*(guest|სტუმარი|гость)\W*\d+\s*$", re.IGNORECASE)
+
+
+class ProfileForm(forms.ModelForm):
+    class Meta:
+        model = Player
+        fields = ["display_name", "language"]
+        help_texts = {
+            "display_name": _("The name other players see at the tables. Leave empty to use your username."),
+        }
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["language"].required = True
+        self.fields["language"].choices = list(settings.LANGUAGES)
+        # Each language is named in its own words, which no page language translates.
+        self.fields["language"].widget.attrs["translate"] = "no"
+
+    def clean_display_name(self):
+        name = " ".join(self.cleaned_data["display_name"].split())
+        if GUEST_LIKE_NAME.match(name):
+            raise forms.ValidationError(_("Names like this are kept for guests. Please choose another."))
+        return name
+
+
+class AccessTokenForm(forms.ModelForm):
+    class Meta:
+        model = AccessToken
+        fields = ["name"]
+        help_texts = {"name": _("What the token is for, e.g. “my bot”.")}
+
+    def clean_name(self):
+        name = " ".join(self.cleaned_data["name"].split())
+        if not name:
+            raise forms.ValidationError(_("Give the token a name."))
+        return name
+
+
+class FriendSearchForm(forms.Form):
+    q = forms.CharField(label=_("Find a player by name"), max_length=150, required=False)

@@ -1,0 +1,196 @@
+"""Player identity: the person at a table, a member or a guest.
+
+The tables code calls `player_for_request` (HTTP) or `player_for_scope`
+(Channels) and stores `Player` rows in its records. A guest's identity lives in
+their session; when they sign up, `claim_guest_player` turns the same row into
+the member's, so their games come with them.
+"""
+
+import secrets
+
+from channels.db import database_sync_to_async
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from .models import Player
+
+GUEST_SESSION_KEY = "accounts.guest_player_id"
+_REQUEST_CACHE_ATTR = "_accounts_player"
+
+# Four digits read well ("Guest 4821"); past a few thousand live guests we widen.
+_SHORT_GUEST_NUMBERS = (1000, 9999)
+_LONG_GUEST_NUMBERS = (10000, 999999)
+_SHORT_NUMBER_TRIES = 12
+
+
+class MembersOnly(Exception):
+    """Raised when a guest tries something only members may do; `message` says why."""
+
+    def __init__(self, message):
+        super().__init__(str(message))
+        self.message = message
+
+
+# What a guest may not do, and the message they get when they try.
+MEMBER_ONLY_ACTIONS = {
+    "coin_table": _(
+        "Tables played for Domino Coin are for members. Sign up (it is free) to join them; "
+        "the games you played as a guest stay yours."
+    ),
+    "friend_request": _(
+        "Friends are for members. Sign up (it is free) to send friend requests; "
+        "the games you played as a guest stay yours."
+    ),
+    "friends_table": _(
+        "Friends-only tables are for members who are friends of the host. "
+        "Sign up (it is free) and make friends to be invited."
+    ),
+}
+
+
+def require_member(player, action):
+    """Raise MembersOnly with the action's message when `player` is a guest (or None)."""
+    if action not in MEMBER_ONLY_ACTIONS:
+        raise ValueError(f"unknown member-only action {action!r}")
+    if player is None or not player.is_member:
+        raise MembersOnly(MEMBER_ONLY_ACTIONS[action])
+
+
+def player_for_user(user):
+    """The member's Player row, created on first use."""
+    try:
+        return Player.objects.get(user=user)
+    except Player.DoesNotExist:
+        pass
+    try:
+        with transaction.atomic():
+            return Player.objects.create(user=user)
+    except IntegrityError:
+        # Another request created it at the same moment.
+        return Player.objects.get(user=user)
+
+
+def _guest_from_session(session):
+    player_id = session.get(GUEST_SESSION_KEY)
+    if player_id is None:
+        return None
+    return Player.objects.filter(pk=player_id, is_guest=True).first()
+
+
+def create_guest_player():
+    """A new guest with a readable number not used by any other guest."""
+    for attempt in range(_SHORT_NUMBER_TRIES + 20):
+        low, high = _SHORT_GUEST_NUMBERS if attempt < _SHORT_NUMBER_TRIES else _LONG_GUEST_NUMBERS
+        number = low + secrets.randbelow(high - low + 1)
+        try:
+            with transaction.atomic():
+                return Player.objects.create(is_guest=True, guest_number=number)
+        except IntegrityError:
+            continue
+    raise RuntimeError("no free guest number found")
+
+
+def _player_for(user, session, create):
+    if user is not None and user.is_authenticated:
+        return player_for_user(user)
+    player = _guest_from_session(session)
+    if player is None and create:
+        player = create_guest_player()
+        session[GUEST_SESSION_KEY] = player.pk
+    return player
+
+
+def player_for_request(request, create=False):
+    """The Player behind an HTTP request.
+
+    Members always get their Player (created on first use). Visitors without
+    an account get their guest Player if their session has one; with
+    `create=True` a new guest identity is made and tied to the session,
+    otherwise None is returned.
+    """
+    cached = getattr(request, _REQUEST_CACHE_ATTR, None)
+    if cached is not None:
+        return cached
+    player = _player_for(getattr(request, "user", None), request.session, create)
+    if player is not None:
+        setattr(request, _REQUEST_CACHE_ATTR, player)
+    return player
+
+
+def current_guest(request):
+    """The guest Player of an anonymous visitor, or None; no query for members."""
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated:
+        return None
+    if GUEST_SESSION_KEY not in request.session:
+        return None
+    return player_for_request(request)
+
+
+def _player_for_scope_sync(scope, create):
+    user = scope.get("user")
+    session = scope.get("session")
+    if user is not None and user.is_authenticated:
+        return player_for_user(user)
+    if session is None:
+        return None
+    player = _player_for(None, session, create)
+    if create and session.modified:
+        session.save()
+    return player
+
+
+async def player_for_scope(scope, create=False):
+    """The Player behind a Channels connection (needs AuthMiddlewareStack).
+
+    Same rules as `player_for_request`; safe to await from a consumer.
+    """
+    return await database_sync_to_async(_player_for_scope_sync)(scope, create)
+
+
+def claim_guest_player(player, user):
+    """Make a guest's Player the member `user`'s, keeping its game records.
+
+    Returns the claimed Player, or None when `user` already has a Player (the
+    guest row is then left as it is). Used at sign-up.
+    """
+    with transaction.atomic():
+        guest = Player.objects.select_for_update().get(pk=player.pk)
+        if not guest.is_guest:
+            return guest if guest.user_id == user.pk else None
+        if Player.objects.filter(user=user).exists():
+            return None
+        guest.user = user
+        guest.is_guest = False
+        guest.guest_number = None
+        guest.claimed_at = timezone.now()
+        try:
+            with transaction.atomic():
+                guest.save(update_fields=["user", "is_guest", "guest_number", "claimed_at"])
+        except IntegrityError:
+            # The user got a Player concurrently; leave the guest row alone.
+            return None
+    player.refresh_from_db()
+    return guest
+
+
+def claim_guest_from_session(request, user):
+    """At sign-up: carry the session's guest identity over to the new member."""
+    guest = _guest_from_session(request.session)
+    claimed = None
+    if guest is not None:
+        claimed = claim_guest_player(guest, user)
+        if claimed is not None:
+            request.session.pop(GUEST_SESSION_KEY, None)
+    if hasattr(request, _REQUEST_CACHE_ATTR):
+        delattr(request, _REQUEST_CACHE_ATTR)
+    return claimed
+
+
+def display_name_for_user(user):
+    """A member's table name: their display name, else their username."""
+    player = getattr(user, "player", None)
+    if player is not None and player.display_name:
+        return player.display_name
+    return user.get_username()

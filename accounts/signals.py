@@ -1,0 +1,31 @@
+"""Sign-up carries a guest's identity over; log-in brings back the member's language."""
+
+from allauth.account.signals import user_signed_up
+from django.contrib.auth.signals import user_logged_in
+from django.dispatch import receiver
+from django.utils import translation
+
+from .players import claim_guest_from_session, player_for_user
+
+LOGIN_LANGUAGE_ATTR = "_accounts_login_language"
+
+
+@receiver(user_signed_up, dispatch_uid="accounts.claim_guest_on_signup")
+def claim_guest_on_signup(request, user, **kwargs):
+    if request is None:
+        return
+    claim_guest_from_session(request, user)
+    player = player_for_user(user)
+    if not player.language:
+        # The language they signed up in is the one they read.
+        player.language = translation.get_language_from_path(request.path_info) or translation.get_language()
+        player.save(update_fields=["language"])
+
+
+@receiver(user_logged_in, dispatch_uid="accounts.remember_language_on_login")
+def remember_language_on_login(sender, request, user, **kwargs):
+    if request is None:
+        return
+    language = player_for_user(user).language
+    if language:
+        setattr(request, LOGIN_LANGUAGE_ATTR, language)
