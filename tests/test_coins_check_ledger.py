@@ -45,6 +45,7 @@ def test_a_sound_ledger_checks_clean():
 
 
 @pytest.mark.django_db
+@pytest.mark.corrupts_ledger
 def test_a_corrupted_wallet_balance_is_named():
     a, _, _ = play_a_little()
     Account.objects.filter(user=a).update(balance=F("balance") + 7)
@@ -57,6 +58,7 @@ def test_a_corrupted_wallet_balance_is_named():
 
 
 @pytest.mark.django_db
+@pytest.mark.corrupts_ledger
 def test_an_escrow_that_disagrees_with_its_stakes_is_named():
     _, _, c = play_a_little()
     Stake.objects.filter(escrow__key="table:2").update(state=Stake.State.REFUNDED)
@@ -65,6 +67,7 @@ def test_an_escrow_that_disagrees_with_its_stakes_is_named():
 
 
 @pytest.mark.django_db
+@pytest.mark.corrupts_ledger
 def test_coins_moved_into_the_house_without_an_entry_are_named():
     play_a_little()
     Account.objects.filter(key="house").update(balance=F("balance") + 100)
@@ -73,6 +76,7 @@ def test_coins_moved_into_the_house_without_an_entry_are_named():
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.corrupts_ledger
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="runs the command against the test database")
 def test_the_command_exits_non_zero_and_says_where():
     a, _, _ = play_a_little()
