@@ -19,7 +19,8 @@ def _coin_ledger_stays_sound(request):
     """Whatever a test does with the database (joins, matches, payouts), the
     Domino Coin ledger must still add up afterwards: the same check as
     `manage.py check_ledger`, run before the test's data is rolled back."""
-    uses_db = request.node.get_closest_marker("django_db") or {"db", "transactional_db"} & set(request.fixturenames)
+    db_fixtures = {"db", "transactional_db"} & set(request.fixturenames)
+    uses_db = request.node.get_closest_marker("django_db") or db_fixtures
     if not uses_db or request.node.get_closest_marker("corrupts_ledger"):
         yield
         return
