@@ -14,6 +14,7 @@ urlpatterns = [
 urlpatterns += i18n_patterns(
     path("", include("accounts.urls")),
     path("accounts/", include("allauth.urls")),
+    path("coins/", include("coins.urls")),
     path("", include("games.urls")),
     prefix_default_language=True,
 )
