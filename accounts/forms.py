@@ -22,6 +22,8 @@ class ProfileForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         self.fields["language"].required = True
         self.fields["language"].choices = list(settings.LANGUAGES)
+        # Each language is named in its own words, which no page language translates.
+        self.fields["language"].widget.attrs["translate"] = "no"
 
     def clean_display_name(self):
         name = " ".join(self.cleaned_data["display_name"].split())

@@ -221,11 +221,15 @@ class _VisibleText(HTMLParser):
             self.parts.append(data)
 
 
+_URL = re.compile(r"\bhttps?://\S+")
+
+
 def visible_text(page_html):
+    """The words a reader sees: text and labelling attributes, without web addresses."""
     parser = _VisibleText()
     parser.feed(page_html)
     parser.close()
-    return " ".join(" ".join(parser.parts).split())
+    return " ".join(_URL.sub(" ", " ".join(parser.parts)).split())
 
 
 # --- Matching msgids in text -------------------------------------------------------------

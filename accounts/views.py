@@ -1,4 +1,4 @@
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urlsplit
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
@@ -6,6 +6,8 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import translation
+from django.utils.cache import patch_vary_headers
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -39,7 +41,10 @@ def set_language(request):
     language = request.POST.get("language", "")
     next_url = _safe_next(request, "/")
     if not supported(language):
-        messages.error(request, _("This language is not available."))
+        # Said in the language of the page the visitor goes back to.
+        page_language = translation.get_language_from_path(urlsplit(next_url).path) or translation.get_language()
+        with translation.override(page_language):
+            messages.error(request, _("This language is not available."))
         return HttpResponseRedirect(next_url)
     response = HttpResponseRedirect(url_in_language(next_url, language))
     set_language_cookie(response, language)
@@ -143,9 +148,13 @@ def friends_page(request):
     form = FriendSearchForm(request.GET or None)
     query = form.cleaned_data["q"].strip() if form.is_valid() else ""
     context = _panel_context(request, query) | {"search_form": form}
-    if request.htmx:
-        return render(request, "accounts/_friends_panel.html", context | {"fragment": True})
-    return render(request, "accounts/friends.html", context)
+    if request.htmx and not request.htmx.history_restore_request:
+        response = render(request, "accounts/_friends_panel.html", context | {"fragment": True})
+    else:
+        response = render(request, "accounts/friends.html", context)
+    # The same address answers a fragment or a whole page: caches must keep them apart.
+    patch_vary_headers(response, ("HX-Request",))
+    return response
 
 
 def _friend_target(request, allow_player=False):

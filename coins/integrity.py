@@ -96,7 +96,8 @@ def _issuance_problems(mint_balance):
     withdrawn = Entry.objects.filter(credit_id__in=mint_ids).aggregate(total=Sum("amount"))["total"] or 0
     if -mint_balance != issued - withdrawn:
         problems.append(
-            f"mint: {-mint_balance} coins in circulation but grants and adjustments recorded {issued - withdrawn}"
+            f"mint: {-mint_balance} coins in circulation but grants and adjustments "
+            f"recorded {issued - withdrawn}"
         )
     return problems
 
@@ -106,15 +107,20 @@ def _payout_problems():
     paid = _grouped(Entry.objects.filter(payout__isnull=False), "payout", Sum("amount"))
     for payout in Payout.objects.order_by("pk"):
         if payout.share * len(payout.winner_wallet_ids) + payout.remainder != payout.pot:
-            problems.append(f"payout {payout.key}: shares and remainder do not add up to the pot {payout.pot}")
+            problems.append(
+                f"payout {payout.key}: shares and remainder do not add up to the pot {payout.pot}"
+            )
         if paid.get(payout.pk, 0) != payout.pot:
-            problems.append(f"payout {payout.key}: pot {payout.pot} but its entries paid {paid.get(payout.pk, 0)}")
+            problems.append(
+                f"payout {payout.key}: pot {payout.pot} but its entries paid {paid.get(payout.pk, 0)}"
+            )
     return problems
 
 
 def _entry_problems():
     problems = []
-    for key, count in _grouped(Entry.objects.exclude(idempotency_key=None), "idempotency_key", Count("id")).items():
+    keyed = Entry.objects.exclude(idempotency_key=None)
+    for key, count in _grouped(keyed, "idempotency_key", Count("id")).items():
         if count < 2:
             continue
         problems.append(f"entry key {key} used {count} times")

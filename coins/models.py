@@ -103,7 +103,9 @@ class Entry(models.Model):
     # Makes grants and payouts happen once: "welcome:<user>", "bonus:<user>:<date>",
     # "payout:<payout key>:<account>".
     idempotency_key = models.CharField(max_length=150, unique=True, null=True, blank=True)
-    payout = models.ForeignKey("Payout", null=True, blank=True, on_delete=models.PROTECT, related_name="entries")
+    payout = models.ForeignKey(
+        "Payout", null=True, blank=True, on_delete=models.PROTECT, related_name="entries"
+    )
     # Who made a staff adjustment. No database constraint and no cascade: an
     # entry is never rewritten, even when that staff user is deleted.
     staff_user = models.ForeignKey(
@@ -153,8 +155,12 @@ class Stake(models.Model):
     amount = models.BigIntegerField()
     state = models.CharField(max_length=8, choices=State.choices, default=State.HELD)
     stake_entry = models.OneToOneField(Entry, on_delete=models.PROTECT, related_name="+")
-    refund_entry = models.OneToOneField(Entry, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
-    payout = models.ForeignKey("Payout", null=True, blank=True, on_delete=models.PROTECT, related_name="stakes")
+    refund_entry = models.OneToOneField(
+        Entry, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    payout = models.ForeignKey(
+        "Payout", null=True, blank=True, on_delete=models.PROTECT, related_name="stakes"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -36,7 +36,9 @@ def statement_lines(entries, wallet):
 
 def describe(entry, incoming):
     if entry.kind == EntryKind.STAFF_ADJUSTMENT:
-        return _("Correction by the site staff") if incoming else _("Correction by the site staff (taken back)")
+        if incoming:
+            return _("Correction by the site staff")
+        return _("Correction by the site staff (taken back)")
     if entry.kind == EntryKind.STAKE:
         return _("Stake placed at a table")
     return EntryKind(entry.kind).label

@@ -130,7 +130,8 @@ class BonusNotAvailable(LedgerError):
         if self.reason == self.ALREADY_CLAIMED:
             return gettext("You have already claimed today's bonus. Come back tomorrow.")
         return gettext(
-            "The daily bonus is for players with fewer than %(threshold)s coins, counting coins staked at tables."
+            "The daily bonus is for players with fewer than %(threshold)s coins, "
+            "counting coins staked at tables."
         ) % {"threshold": BONUS_THRESHOLD}
 
 
@@ -229,10 +230,8 @@ def staked_total(user):
     """Coins the user has in pots at tables, not yet returned or settled."""
     if not is_coin_eligible(user):
         return 0
-    return (
-        Stake.objects.filter(wallet__user_id=user.pk, state=Stake.State.HELD).aggregate(total=Sum("amount"))["total"]
-        or 0
-    )
+    held = Stake.objects.filter(wallet__user_id=user.pk, state=Stake.State.HELD)
+    return held.aggregate(total=Sum("amount"))["total"] or 0
 
 
 def held_stake(user, escrow_key):
@@ -327,7 +326,9 @@ def bonus_status(user, now=None):
     day = bonus_day(now)
     wallet = wallet_for(user)
     if Entry.objects.filter(idempotency_key=_bonus_key(user, day)).exists():
-        return BonusStatus(False, BonusNotAvailable.ALREADY_CLAIMED, DAILY_BONUS, BONUS_THRESHOLD, next_bonus_time(now))
+        return BonusStatus(
+            False, BonusNotAvailable.ALREADY_CLAIMED, DAILY_BONUS, BONUS_THRESHOLD, next_bonus_time(now)
+        )
     if wallet.balance + staked_total(user) >= BONUS_THRESHOLD:
         return BonusStatus(False, BonusNotAvailable.NOT_LOW, DAILY_BONUS, BONUS_THRESHOLD, None)
     return BonusStatus(True, "", DAILY_BONUS, BONUS_THRESHOLD, None)
@@ -378,7 +379,9 @@ def stake(user, escrow_key, amount, *, table_id=None, match_id=None, memo=""):
             raise EscrowSealed()
         if held and held[0].amount != amount:
             raise StakeMismatch(amount, held[0].amount)
-        entry = _post(wallet, escrow, amount, EntryKind.STAKE, memo=memo, table_id=table_id, match_id=match_id)
+        entry = _post(
+            wallet, escrow, amount, EntryKind.STAKE, memo=memo, table_id=table_id, match_id=match_id
+        )
         return Stake.objects.create(escrow=escrow, wallet=wallet, amount=amount, stake_entry=entry)
 
 
@@ -534,7 +537,9 @@ def staff_adjust(user, amount, reason, staff_user):
         locked = _lock(wallet, mint)
         wallet, mint = locked[wallet.pk], locked[mint.pk]
         debit, credit = (mint, wallet) if amount > 0 else (wallet, mint)
-        return _post(debit, credit, abs(amount), EntryKind.STAFF_ADJUSTMENT, memo=reason, staff_user=staff_user)
+        return _post(
+            debit, credit, abs(amount), EntryKind.STAFF_ADJUSTMENT, memo=reason, staff_user=staff_user
+        )
 
 
 def open_wallet_on_signup(sender, instance, created, raw=False, **kwargs):
@@ -546,7 +551,8 @@ def open_wallet_on_signup(sender, instance, created, raw=False, **kwargs):
 __all__ = [
     "BONUS_THRESHOLD", "DAILY_BONUS", "TABLE_STAKES", "WELCOME_GRANT",
     "BonusNotAvailable", "BonusStatus", "EscrowSealed", "InsufficientFunds", "InvalidAmount",
-    "LedgerError", "MissingReason", "NotEligible", "NotStaked", "PayoutConflict", "StaffOnly", "StakeMismatch",
+    "LedgerError", "MissingReason", "NotEligible", "NotStaked", "PayoutConflict", "StaffOnly",
+    "StakeMismatch",
     "balance_of", "bonus_status", "claim_daily_bonus", "escrow_account", "held_stake", "history",
     "house_account", "is_coin_eligible", "mint_account", "next_bonus_time", "pay_out", "refund_all",
     "refund_stake", "seal", "staff_adjust", "stake", "staked_total", "wallet_for",

@@ -63,5 +63,7 @@ def claim_bonus(request):
 
 def _bonus_message(amount):
     return ngettext(
-        "%(amount)s Domino Coin added to your wallet.", "%(amount)s Domino Coins added to your wallet.", amount
+        "%(amount)s Domino Coin added to your wallet.",
+        "%(amount)s Domino Coins added to your wallet.",
+        amount,
     ) % {"amount": amount}

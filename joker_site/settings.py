@@ -194,6 +194,7 @@ USE_TZ = True
 # --- Static files ---------------------------------------------------------------
 STATIC_URL = "/static/"
 STATIC_ROOT = VAR_DIR / "static"
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # WhiteNoise warns about a missing folder
 NODE_MODULES = BASE_DIR / "node_modules"
 STATICFILES_DIRS = [
     BASE_DIR / "static",

@@ -14,3 +14,30 @@ def _clear_cache():
 def _fast_password_hashing(settings):
     """Production hashes passwords slowly on purpose; the tests need not wait for it."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "corrupts_ledger: the test breaks the coin ledger on purpose")
+
+
+@pytest.fixture(autouse=True)
+def _coin_ledger_stays_sound(request):
+    """Whatever a test does with the database (joins, matches, payouts), the
+    Domino Coin ledger must still add up afterwards: the same check as
+    `manage.py check_ledger`, run before the test's data is rolled back."""
+    db_fixtures = {"db", "transactional_db"} & set(request.fixturenames)
+    uses_db = request.node.get_closest_marker("django_db") or db_fixtures
+    if not uses_db or request.node.get_closest_marker("corrupts_ledger"):
+        yield
+        return
+    # Make sure the database fixture is torn down after this check, not before.
+    request.getfixturevalue("transactional_db" if "transactional_db" in request.fixturenames else "db")
+    yield
+    from django.db import connection
+
+    if connection.needs_rollback or not connection.is_usable():
+        return  # the test left its transaction broken; nothing can be read
+    from coins.integrity import find_problems
+
+    problems = find_problems()
+    assert not problems, "coin ledger unsound after the test:\n" + "\n".join(problems)

@@ -354,3 +354,9 @@ def test_browser_story_sign_up_switch_to_russian_add_a_friend_and_see_them_liste
     page = body(browser.get("/ru/friends/"))
     listed = page[page.index("Ваши друзья"):]
     assert "Levani" in listed
+
+
+def test_htmx_history_restore_gets_the_whole_page(nino):
+    response = client_for(nino).get("/en/friends/?q=x", HTTP_HX_REQUEST="true", HTTP_HX_HISTORY_RESTORE_REQUEST="true")
+    assert "<html" in body(response)
+    assert "HX-Request" in response["Vary"]

@@ -6,6 +6,7 @@ from channels.auth import AuthMiddlewareStack
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
+from django.db import connections
 from django.contrib.auth import get_user_model
 from django.test import Client
 from django.utils import translation
@@ -183,6 +184,14 @@ def _session_cookie(client):
 async def test_player_for_scope_finds_the_guest_and_the_member_behind_a_websocket():
     from asgiref.sync import sync_to_async
 
+    try:
+        await _websocket_identities(sync_to_async)
+    finally:
+        # The worker thread's connection would keep the test database busy at teardown.
+        await sync_to_async(connections.close_all)()
+
+
+async def _websocket_identities(sync_to_async):
     client, guest = await sync_to_async(guest_client)("en")
     assert await _player_id_over_websocket(_session_cookie(client)) == guest.pk
 

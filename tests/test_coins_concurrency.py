@@ -33,7 +33,9 @@ def test_joining_several_tables_at_once_with_money_for_one_seats_exactly_once():
         set_balance(user, 300)
         for i in range(4):
             services.escrow_account(f"table:r{round_}-{i}")
-        results = race(4, lambda i: in_caller_transaction(lambda: services.stake(user, f"table:r{round_}-{i}", 250)))
+        results = race(
+            4, lambda i: in_caller_transaction(lambda: services.stake(user, f"table:r{round_}-{i}", 250))
+        )
         assert outcomes(results).count("ok") == 1, results
         assert all(isinstance(e, services.InsufficientFunds) for e in errors(results)), results
         assert services.balance_of(user) == 50

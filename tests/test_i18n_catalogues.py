@@ -1,0 +1,101 @@
+"""The project's .po catalogues are complete, valid and compiled; the English-finder finds English."""
+
+import shutil
+import subprocess
+
+import pytest
+
+from accounts.i18n_audit import (
+    parse_po,
+    project_po_files,
+    source_msgids,
+    unfinished_entries,
+    untranslated_in,
+    visible_text,
+)
+
+TRANSLATED_LANGUAGES = {"ka", "ru"}
+
+
+def language_of(path):
+    return path.parts[-3]
+
+
+def test_the_project_has_catalogues_for_all_three_languages():
+    files = project_po_files()
+    folders = {path.parents[2] for path in files}
+    assert folders, "no catalogues found"
+    for folder in folders:
+        assert {language_of(p) for p in files if p.parents[2] == folder} == {"ka", "ru", "en"}, folder
+
+
+def test_no_georgian_or_russian_catalogue_has_an_empty_or_fuzzy_translation():
+    unfinished = {
+        f"{path}:{entry.line}": entry.msgid
+        for path in project_po_files()
+        if language_of(path) in TRANSLATED_LANGUAGES
+        for entry in unfinished_entries(path)
+    }
+    assert unfinished == {}
+
+
+def test_catalogues_pass_msgfmt_format_checks():
+    msgfmt = shutil.which("msgfmt")
+    assert msgfmt, "gettext's msgfmt is missing: `make test` installs it"
+    for path in project_po_files():
+        result = subprocess.run([msgfmt, "--check", "-o", "/dev/null", str(path)], capture_output=True, text=True)
+        assert result.returncode == 0, f"{path}: {result.stderr}"
+
+
+def test_compiled_catalogues_are_not_older_than_their_sources():
+    for path in project_po_files():
+        compiled = path.with_suffix(".mo")
+        assert compiled.exists(), f"{compiled} missing: run `make messages`"
+        assert compiled.stat().st_mtime >= path.stat().st_mtime, f"{compiled} is stale: run `make messages`"
+
+
+# --- The finder itself -----------------------------------------------------------------------
+
+
+def test_po_parser_reads_plural_multiline_and_fuzzy_entries(tmp_path):
+    po = tmp_path / "django.po"
+    po.write_text(
+        'msgid ""\nmsgstr ""\n"Language: ka\\n"\n\n'
+        '#, python-format\nmsgid "one %(n)s"\nmsgid_plural "many %(n)s"\nmsgstr[0] "ერთი"\nmsgstr[1] ""\n\n'
+        '#, fuzzy\nmsgid "Long "\n"text"\nmsgstr "გრძელი"\n\n'
+        'msgctxt "menu"\nmsgid "Open"\nmsgstr "გახსნა"\n\n'
+        '#~ msgid "Old"\n#~ msgstr ""\n',
+        encoding="utf-8",
+    )
+    entries = [e for e in parse_po(po) if not e.is_header]
+    assert [(e.msgid, e.msgid_plural, e.msgctxt) for e in entries] == [
+        ("one %(n)s", "many %(n)s", None),
+        ("Long text", "", None),
+        ("Open", "", "menu"),
+    ]
+    assert [e.msgid for e in unfinished_entries(po)] == ["one %(n)s", "Long text"]
+
+
+@pytest.mark.django_db
+def test_finder_flags_a_msgid_left_in_english_on_a_georgian_page():
+    assert "Log in" in source_msgids()
+    page = '<html><body><p>შესვლა</p><button>Log in</button></body></html>'
+    assert untranslated_in(page, "ka") == ["Log in"]
+
+
+def test_finder_reads_labelling_attributes_and_skips_translate_no():
+    page = (
+        '<nav aria-label="Main"></nav><input type="submit" value="Search">'
+        '<span translate="no">Search <b>Main</b></span><script>var Main = 1;</script>'
+    )
+    assert visible_text(page) == "Main Search"
+
+
+def test_finder_matches_messages_with_placeholders_and_markup():
+    page = "<p>Already have an account? <a href='/en/'>Log in</a>.</p>"
+    assert 'Already have an account? <a href="%(login_url)s">Log in</a>.' in untranslated_in(page, "ru")
+
+
+def test_finder_ignores_words_inside_other_words_and_web_addresses():
+    page = "<p>zzSearchzz https://example.org/password/reset/key/ пароль</p>"
+    assert untranslated_in(page, "ru") == []
