@@ -1,0 +1,139 @@
+"""Card tools shared by the bot's classic and Japanese players (see bot.py).
+
+Cards use the engine's numbering: index = suit * 9 + rank (suits S C D H, ranks
+6..A), with the jokers where 6S (X1 = 0) and 6C (X2 = 9) would be, so a hand is
+a 36-bit mask and "cards above c in its suit" is one mask away. The bot keeps
+its own copy of these tables so that it depends only on the engine's public
+card names.
+"""
+
+from __future__ import annotations
+
+RANKS = "6789TJQKA"
+SUITS = "SCDH"
+X1 = 0
+X2 = 9
+JOKERS = (1 << X1) | (1 << X2)
+FULL_DECK = (1 << 36) - 1
+NAMES: tuple[str, ...] = tuple(
+    ("X1" if c == X1 else "X2" if c == X2 else RANKS[c % 9] + SUITS[c // 9]) for c in range(36)
+)
+INDEX: dict[str, int] = {name: c for c, name in enumerate(NAMES)}
+SUIT_OF: tuple[int, ...] = tuple(-1 if c in (X1, X2) else c // 9 for c in range(36))
+RANK_OF: tuple[int, ...] = tuple(-1 if c in (X1, X2) else c % 9 for c in range(36))
+SUIT_MASK: tuple[int, ...] = tuple((0x1FF << (9 * s)) & ~JOKERS for s in range(4))
+# Cards of the same suit ranked above / below each card (empty for the jokers).
+ABOVE: tuple[int, ...] = tuple(0 if c in (X1, X2) else SUIT_MASK[c // 9] & ~((1 << (c + 1)) - 1) for c in range(36))
+BELOW: tuple[int, ...] = tuple(0 if c in (X1, X2) else SUIT_MASK[c // 9] & ((1 << c) - 1) for c in range(36))
+
+# Joker modes as the bot keeps them.
+M_NONE = 0
+M_TAKE = 1
+M_DISCARD = 2
+MODE_OF = {None: M_NONE, "take": M_TAKE, "discard": M_DISCARD}
+MODE_NAME = {M_NONE: None, M_TAKE: "take", M_DISCARD: "discard"}
+
+
+def bits(mask: int) -> list[int]:
+    """Card indices in a mask, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def mask_of(names) -> int:
+    mask = 0
+    for name in names:
+        mask |= 1 << INDEX[name]
+    return mask
+
+
+def suit_index(name) -> int:
+    """A suit letter as 0-3; None (no suit named) as -1."""
+    return -1 if name is None else SUITS.index(name)
+
+
+def trump_index(name):
+    """A view's trump: None while unknown, -1 for no trump, 0-3 for a suit."""
+    if name is None:
+        return None
+    if name == "none":
+        return -1
+    return SUITS.index(name)
+
+
+def lowest(mask: int) -> int:
+    return (mask & -mask).bit_length() - 1
+
+
+def highest(mask: int) -> int:
+    return mask.bit_length() - 1
+
+
+def lowest_rank(mask: int, trump_mask: int = 0) -> int:
+    """The card of ``mask`` (no jokers) of the lowest rank, side suits before trumps."""
+    best = 99
+    card = -1
+    for c in bits(mask):
+        r = c % 9 + (9 if trump_mask >> c & 1 else 0)
+        if r < best:
+            best, card = r, c
+    return card
+
+
+def highest_rank(mask: int, trump_mask: int = 0) -> int:
+    """The card of ``mask`` (no jokers) of the highest rank, trumps above side suits."""
+    best = -1
+    card = -1
+    for c in bits(mask):
+        r = c % 9 + (9 if trump_mask >> c & 1 else 0)
+        if r > best:
+            best, card = r, c
+    return card
+
+
+def binom_below(m: int, p: float, k: int) -> float:
+    """P(Binomial(m, p) < k)."""
+    if k <= 0:
+        return 0.0
+    if p <= 0.0:
+        return 1.0
+    if p >= 1.0:
+        return 1.0 if m < k else 0.0
+    total = 0.0
+    term = (1.0 - p) ** m
+    ratio = p / (1.0 - p)
+    for x in range(min(k, m + 1)):
+        total += term
+        term *= (m - x) / (x + 1) * ratio
+    return total if total < 1.0 else 1.0
+
+
+_TRUMP_RANK_WEIGHT = (0.0, 0.0, 0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1.0)
+
+
+def choose_trump(hand: int):
+    """Trump from the first three cards (both variants): the suit they are longest and highest in.
+
+    No trump (None) when they are high cards spread over different suits (two
+    aces or kings and no suit held twice): a trump would only help the others.
+    Jokers do not lean towards any suit.
+    """
+    score = [0.0] * 4
+    count = [0] * 4
+    tops = 0
+    for c in bits(hand & ~JOKERS):
+        s = SUIT_OF[c]
+        count[s] += 1
+        score[s] += 1.0 + _TRUMP_RANK_WEIGHT[RANK_OF[c]]
+        if RANK_OF[c] >= 7:
+            tops += 1
+    if max(count) <= 1 and tops >= 2:
+        return None
+    best = max(range(4), key=lambda s: (score[s], -s))
+    if score[best] == 0.0:
+        return None
+    return SUITS[best]
