@@ -89,7 +89,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         if frame["type"] == "resync":
             await self.send_state()
             return
-        outcome = await database_sync_to_async(act_for_player)(self.table_id, self.player, frame)
+        handler = resign_for_player if frame["type"] == "resign" else act_for_player
+        outcome = await database_sync_to_async(handler)(self.table_id, self.player, frame)
         if outcome is not None:
             await self.send_error(outcome)
             await self.send_state()  # a stale tab catches up at once
@@ -124,8 +125,8 @@ def parse_browser_frame(text_data) -> dict:
     if not isinstance(data, dict):
         raise FrameError(_("That message could not be read."))
     kind = data.get("type", "act")
-    if kind == "resync":
-        return {"type": "resync"}
+    if kind in ("resync", "resign"):
+        return {"type": kind}
     if kind != "act":
         raise FrameError(_("Unknown message type."))
     try:
@@ -171,6 +172,22 @@ def act_for_player(table_id, player, frame) -> str | None:
         return _("The match has not started yet.")
     try:
         perform(match_id, seat.index, frame["action"], frame["version"])
+    except MatchError as exc:
+        return exc.message
+    return None
+
+
+def resign_for_player(table_id, player, frame) -> str | None:
+    from django.utils.translation import gettext as _
+
+    from .models import Match
+    from .services.matches import MatchError, resign
+
+    match_id = Match.objects.filter(table_id=table_id).values_list("pk", flat=True).first()
+    if match_id is None or player is None:
+        return _("You are not sitting at this table.")
+    try:
+        resign(match_id, player)
     except MatchError as exc:
         return exc.message
     return None

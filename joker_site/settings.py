@@ -207,6 +207,14 @@ WHITENOISE_USE_FINDERS = DEBUG
 
 # --- Game settings --------------------------------------------------------------
 DISCONNECT_GRACE_SECONDS = int(os.environ.get("DISCONNECT_GRACE_SECONDS", "60"))
+# A table nobody filled is closed (stakes refunded) after this long.
+UNFILLED_TABLE_SECONDS = int(os.environ.get("UNFILLED_TABLE_SECONDS", str(30 * 60)))
+CELERY_BEAT_SCHEDULE = {
+    "sweep-missed-timers": {
+        "task": "games.tasks.sweep",
+        "schedule": float(os.environ.get("SWEEP_INTERVAL_SECONDS", "10")),
+    },
+}
 
 LOGGING = {
     "version": 1,

@@ -51,7 +51,8 @@ def cards_in(frame: str) -> set[str]:
 
 
 def legal_moves(frame: str) -> list[dict]:
-    return [json.loads(html.unescape(v)) for v in HX_VALS.findall(frame)]
+    moves = [json.loads(html.unescape(v)) for v in HX_VALS.findall(frame)]
+    return [m for m in moves if m.get("type") == "act"]
 
 
 def hidden_from(state, seat) -> set[str]:

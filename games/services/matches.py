@@ -95,34 +95,70 @@ def start_match(table: Table) -> Match:
     return match
 
 
+TIMEOUTS_BEFORE_GONE = 3  # clock expiries in a row after which a player counts as gone
+
+
+def _locked_match(match_id: int) -> Match:
+    return Match.objects.select_for_update(of=("self",)).select_related("table").get(pk=match_id)
+
+
 def perform(match_id: int, seat: int, action: dict, expected_version: int) -> Outcome:
     """Apply one player's action, or refuse it and change nothing."""
     with transaction.atomic():
-        match = Match.objects.select_for_update().select_related("table").get(pk=match_id)
+        match = _locked_match(match_id)
         if match.status != MatchStatus.RUNNING:
             raise MatchError("match_over", _("This match is over."))
         if expected_version != match.version:
             raise MatchError("stale_version", _("The table has moved on; your view has been refreshed."),
                              {"version": match.version})
         state = load_state(match)
-        try:
-            engine_action = engine.action_from_record({**action, "seat": seat})
-            state.apply(engine_action)
-        except engine.IllegalAction as exc:
-            raise MatchError(exc.code, engine_error_message(exc), exc.params) from exc
-        except (ValueError, KeyError, TypeError) as exc:
-            raise MatchError("malformed_action", _("That action is not understood."), {}) from exc
-        _advance(match, state)
-        _save(match, state)
+        _apply(state, seat, action)
+        match.table.seats.filter(index=seat, timeouts_in_row__gt=0).update(timeouts_in_row=0)
+        _after_move(match, state)
         return Outcome(version=match.version, finished=match.status != MatchStatus.RUNNING)
+
+
+def _apply(state, seat: int, action: dict) -> None:
+    try:
+        engine_action = engine.action_from_record({**action, "seat": seat})
+        state.apply(engine_action)
+    except engine.IllegalAction as exc:
+        raise MatchError(exc.code, engine_error_message(exc), exc.params) from exc
+    except (ValueError, KeyError, TypeError) as exc:
+        raise MatchError("malformed_action", _("That action is not understood."), {}) from exc
+
+
+def _after_move(match: Match, state) -> None:
+    """Deal on, let bot seats move, finish or save, and start the next move's clock."""
+    _advance(match, state)
+    _play_bot_seats(match, state)
+    _save(match, state)
 
 
 def _advance(match: Match, state) -> None:
     """After a move: deal the next deal when one ended, finish the match when it is over."""
     if state.phase == engine.Phase.DEAL:
         _deal_next(state, match.deal_commitments)
-    if state.phase == engine.Phase.GAME_OVER:
-        _finish(match, state, reason="")
+    if state.phase == engine.Phase.GAME_OVER and match.status == MatchStatus.RUNNING:
+        _finish(match, state, reason=(state.end or {}).get("reason", ""), seat=(state.end or {}).get("seat"))
+
+
+def _bot_seats(match: Match) -> set[int]:
+    return {s.index for s in match.table.seats.all() if s.is_bot or s.left_at is not None}
+
+
+def _play_bot_seats(match: Match, state) -> None:
+    """Seats played by the bot (practice bots, players who left) move at once."""
+    bots = _bot_seats(match)
+    while match.status == MatchStatus.RUNNING and state.to_act in bots:
+        state.apply(bot_move(state, state.to_act))
+        _advance(match, state)
+
+
+def bot_move(state, seat):
+    from games.engine.bot import choose_action
+
+    return choose_action(state, seat)
 
 
 def _save(match: Match, state) -> None:
@@ -130,23 +166,123 @@ def _save(match: Match, state) -> None:
     match.version += 1
     match.turn_started_at = timezone.now()
     match.save()
-    table_id, version = match.table_id, match.version
+    table_id, match_id, version = match.table_id, match.pk, match.version
     transaction.on_commit(lambda: broadcast.table_changed(table_id, version))
+    if match.status == MatchStatus.RUNNING:
+        clock_seconds = match.table.clock_seconds
+        transaction.on_commit(lambda: _schedule_clock(match_id, version, clock_seconds))
 
 
-def _finish(match: Match, state, reason: str, seat=None) -> None:
+def _schedule_clock(match_id: int, version: int, clock_seconds: int) -> None:
+    from games.tasks import clock_expired
+
+    try:
+        clock_expired.apply_async((match_id, version), countdown=clock_seconds)
+    except Exception:  # the sweeper catches a clock whose task could not be queued
+        log.exception("could not schedule the clock of match %s", match_id)
+
+
+# --- Timeouts, leaving, resigning -----------------------------------------------------
+
+def clock_ran_out(match_id: int, version: int) -> bool:
+    """The move clock of `version` ran out: the bot makes that one move.
+
+    Conditional on the match still being at that version, so a late, repeated
+    or redelivered task does nothing. Returns whether a move was made."""
+    with transaction.atomic():
+        match = _locked_match(match_id)
+        if match.status != MatchStatus.RUNNING or match.version != version:
+            return False
+        state = load_state(match)
+        seat_index = state.to_act
+        if seat_index is None:
+            return False
+        seat = match.table.seats.get(index=seat_index)
+        seat.timeouts_in_row += 1
+        seat.save(update_fields=["timeouts_in_row"])
+        if seat.timeouts_in_row >= TIMEOUTS_BEFORE_GONE:
+            _player_gone(match, state, seat, reason="forfeit")
+        else:
+            state.apply(bot_move(state, seat_index))
+            _after_move(match, state)
+        return True
+
+
+def grace_ran_out(seat_id: int, disconnected_at) -> bool:
+    """A disconnected player did not come back in time (conditional on nothing having changed)."""
+    from ..models import Seat
+
+    with transaction.atomic():
+        seat = Seat.objects.select_related("table").get(pk=seat_id)
+        match = Match.objects.filter(table_id=seat.table_id).first()
+        if match is None:
+            return False
+        match = _locked_match(match.pk)
+        seat = Seat.objects.select_for_update().get(pk=seat_id)
+        if (match.status != MatchStatus.RUNNING or seat.left_at is not None or seat.connections > 0
+                or seat.disconnected_at is None or seat.disconnected_at != disconnected_at):
+            return False
+        _player_gone(match, load_state(match), seat, reason="forfeit")
+        return True
+
+
+def resign(match_id: int, player) -> None:
+    """A player leaves on purpose: Japanese, the opponent wins; classic, a bot takes the seat."""
+    with transaction.atomic():
+        match = _locked_match(match_id)
+        if match.status != MatchStatus.RUNNING:
+            raise MatchError("match_over", _("This match is over."))
+        seat = match.table.seats.filter(player=player, left_at__isnull=True).first()
+        if seat is None:
+            raise MatchError("not_seated", _("You are not sitting at this table."))
+        _player_gone(match, load_state(match), seat, reason="resign")
+
+
+def abort(match_id: int, reason: str) -> bool:
+    """Staff or the system stops a match: nobody wins, every stake goes back."""
+    with transaction.atomic():
+        match = _locked_match(match_id)
+        if match.status != MatchStatus.RUNNING:
+            return False
+        state = load_state(match)
+        state.end_game("abort")
+        _finish(match, state, reason="abort", note=reason)
+        _save(match, state)
+        return True
+
+
+def _player_gone(match: Match, state, seat, reason: str) -> None:
+    """rules.md 3.6: in Japanese the match is lost; in classic a bot plays the seat on."""
+    seat.left_at = timezone.now()
+    seat.save(update_fields=["left_at"])
+    if match.table.variant == Variant.JAPANESE:
+        state.end_game(reason, seat.index)
+        _finish(match, state, reason=reason, seat=seat.index)
+        _save(match, state)
+        return
+    humans_left = [s for s in match.table.seats.all() if s.player_id and s.left_at is None]
+    if not humans_left:
+        # Nobody is left to play against: stop rather than let four bots finish it.
+        state.end_game("abort")
+        _finish(match, state, reason="abort")
+        _save(match, state)
+        return
+    _after_move(match, state)
+
+
+def _finish(match: Match, state, reason: str, seat=None, note: str = "") -> None:
     match.status = MatchStatus.ABORTED if reason == "abort" else MatchStatus.FINISHED
     match.finished_at = timezone.now()
     match.end_reason = reason
     match.end_seat = seat
-    match.winners = state.winners()
+    match.winners = state.winners() if reason != "abort" else []
     table = match.table
     table.status = TableStatus.FINISHED
     table.closed_at = timezone.now()
     table.save(update_fields=["status", "closed_at"])
     if table.is_coin_table:
         if reason == "abort":
-            coins.refund_all(table.escrow_key, "match aborted", table_id=table.pk, match_id=match.pk)
+            coins.refund_all(table.escrow_key, note or "match aborted", table_id=table.pk, match_id=match.pk)
         else:
             winners = _paid_winners(table, state)
             if winners:

@@ -1,14 +1,22 @@
 """Who is at the table right now, counted by open websocket connections.
 
 A seat is "connected" while at least one tab of its player has the table open.
-When the last one closes, `disconnected_at` starts the grace time (the clocks
-act on it); coming back in any tab or device clears it.
+When the last one closes, `disconnected_at` starts the grace time and a timer
+is set for its end; coming back in any tab or device clears it, which makes
+that timer do nothing when it fires.
 """
 
+import logging
+
+from django.conf import settings
+from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
 from ..models import Seat
+from . import broadcast
+
+log = logging.getLogger(__name__)
 
 
 def connected(table_id: int, player) -> int | None:
@@ -18,13 +26,31 @@ def connected(table_id: int, player) -> int | None:
     seat = Seat.objects.filter(table_id=table_id, player=player, left_at__isnull=True).first()
     if seat is None:
         return None
+    came_back = seat.disconnected_at is not None
     Seat.objects.filter(pk=seat.pk).update(connections=F("connections") + 1, disconnected_at=None)
+    if came_back:
+        broadcast.table_changed(table_id)
     return seat.pk
 
 
 def disconnected(seat_id: int) -> None:
     """One connection closed; the last one starts the grace time."""
-    Seat.objects.filter(pk=seat_id, connections__gt=0).update(connections=F("connections") - 1)
-    Seat.objects.filter(pk=seat_id, connections=0, disconnected_at__isnull=True).update(
-        disconnected_at=timezone.now()
-    )
+    with transaction.atomic():
+        Seat.objects.filter(pk=seat_id, connections__gt=0).update(connections=F("connections") - 1)
+        now = timezone.now()
+        started = Seat.objects.filter(
+            pk=seat_id, connections=0, disconnected_at__isnull=True, left_at__isnull=True
+        ).update(disconnected_at=now)
+        if started:
+            table_id = Seat.objects.values_list("table_id", flat=True).get(pk=seat_id)
+            transaction.on_commit(lambda: _start_grace(seat_id, now))
+            transaction.on_commit(lambda: broadcast.table_changed(table_id))
+
+
+def _start_grace(seat_id: int, disconnected_at) -> None:
+    from games.tasks import grace_expired
+
+    try:
+        grace_expired.apply_async((seat_id, disconnected_at.isoformat()), countdown=settings.DISCONNECT_GRACE_SECONDS)
+    except Exception:  # the sweeper catches a grace whose task could not be queued
+        log.exception("could not schedule the grace time of seat %s", seat_id)

@@ -205,3 +205,13 @@ def _start_if_full(table: Table) -> None:
     from .matches import start_match  # the match layer needs the engine; import late
 
     start_match(table)
+
+
+def close_stale_table(table_id: int) -> bool:
+    """The sweeper's job: a table that never filled is closed and its stakes refunded."""
+    with transaction.atomic():
+        table = Table.objects.select_for_update().get(pk=table_id)
+        if table.status != TableStatus.OPEN:
+            return False
+        close_unstarted(table, reason="table never filled")
+        return True

@@ -1,0 +1,213 @@
+"""Move clocks, disconnects, resignations and forfeits (rules.md 3.6)."""
+
+import threading
+from datetime import timedelta
+
+import pytest
+from django.db import connections
+from django.utils import timezone
+
+from games.models import Match, MatchStatus, Seat, TableStatus
+from games.services import presence
+from games.services import tables as table_service
+from games.services.matches import (
+    TIMEOUTS_BEFORE_GONE,
+    MatchError,
+    clock_ran_out,
+    grace_ran_out,
+    load_state,
+    perform,
+    resign,
+)
+from games.services.tables import TableSettings
+from games.tasks import sweep
+from tests.factories import make_player
+
+
+def _match(variant="japanese", names=("tamar", "levan"), **options):
+    players = [make_player(n) for n in names]
+    table = table_service.create_table(players[0], TableSettings(variant=variant, **options))
+    for p in players[1:]:
+        table_service.sit(table.pk, p)
+    return Match.objects.get(table=table), players
+
+
+def _fresh(match):
+    return Match.objects.select_related("table").get(pk=match.pk)
+
+
+@pytest.mark.django_db
+def test_clock_running_out_makes_one_legal_move_for_the_player():
+    match, _ = _match()
+    before = load_state(match)
+    seat = before.to_act
+    assert clock_ran_out(match.pk, match.version)
+    match = _fresh(match)
+    after = load_state(match)
+    assert match.version == 2
+    assert len(after.record_deals()[-1]["actions"]) == 1
+    assert after.record_deals()[-1]["actions"][0]["seat"] == seat
+    assert Seat.objects.get(table=match.table, index=seat).timeouts_in_row == 1
+
+
+@pytest.mark.django_db
+def test_a_stale_or_repeated_clock_task_does_nothing():
+    match, _ = _match()
+    assert clock_ran_out(match.pk, 1)
+    assert not clock_ran_out(match.pk, 1)  # the same task delivered again
+    assert _fresh(match).version == 2
+
+
+@pytest.mark.django_db
+def test_own_move_resets_the_run_of_timeouts():
+    match, _ = _match()
+    state = load_state(match)
+    declarer = state.to_act
+    clock_ran_out(match.pk, 1)  # the bot chose trump; now the declarer leads
+    match = _fresh(match)
+    state = load_state(match)
+    assert state.to_act == declarer
+    perform(match.pk, declarer, state.legal_actions(declarer)[0].to_record(), match.version)
+    assert Seat.objects.get(table=match.table, index=declarer).timeouts_in_row == 0
+
+
+@pytest.mark.django_db
+def test_japanese_player_whose_clock_runs_out_three_times_in_a_row_loses_the_match():
+    match, players = _match()
+    first = load_state(match).to_act
+    for _ in range(10):
+        match = _fresh(match)
+        if match.status != MatchStatus.RUNNING:
+            break
+        state = load_state(match)
+        if state.to_act == first:
+            clock_ran_out(match.pk, match.version)
+        else:
+            seat = state.to_act
+            perform(match.pk, seat, state.legal_actions(seat)[0].to_record(), match.version)
+    match = _fresh(match)
+    assert match.status == MatchStatus.FINISHED
+    assert match.end_reason == "forfeit" and match.end_seat == first
+    assert match.winners == [1 - first]
+    assert match.record["end"] == {"reason": "forfeit", "seat": first}
+    assert TIMEOUTS_BEFORE_GONE == 3
+
+
+@pytest.mark.django_db
+def test_player_back_before_the_grace_ends_keeps_the_seat():
+    match, players = _match()
+    seat_id = presence.connected(match.table_id, players[0])
+    presence.disconnected(seat_id)
+    gone_at = Seat.objects.get(pk=seat_id).disconnected_at
+    assert gone_at is not None
+    presence.connected(match.table_id, players[0])  # back a second before the end
+    assert not grace_ran_out(seat_id, gone_at)
+    assert _fresh(match).status == MatchStatus.RUNNING
+
+
+@pytest.mark.django_db
+def test_japanese_player_not_back_in_time_loses_and_the_opponent_wins():
+    match, players = _match()
+    seat_id = presence.connected(match.table_id, players[0])
+    presence.disconnected(seat_id)
+    seat = Seat.objects.get(pk=seat_id)
+    assert grace_ran_out(seat_id, seat.disconnected_at)
+    match = _fresh(match)
+    assert match.status == MatchStatus.FINISHED and match.winners == [1 - seat.index]
+    assert match.table.status == TableStatus.FINISHED
+
+
+@pytest.mark.django_db
+def test_both_japanese_players_disconnected_first_grace_to_end_decides():
+    match, players = _match()
+    seats = [presence.connected(match.table_id, p) for p in players]
+    for seat_id in seats:
+        presence.disconnected(seat_id)
+    stamps = [Seat.objects.get(pk=s).disconnected_at for s in seats]
+    assert grace_ran_out(seats[0], stamps[0])
+    assert not grace_ran_out(seats[1], stamps[1])  # the match is already over
+    match = _fresh(match)
+    assert match.end_seat == Seat.objects.get(pk=seats[0]).index
+
+
+@pytest.mark.django_db
+def test_classic_player_who_leaves_is_replaced_by_a_bot_and_the_game_goes_on():
+    match, players = _match("classic", ("ana", "giorgi", "nino", "dato"), game_type="short")
+    resign(match.pk, players[1])
+    match = _fresh(match)
+    assert match.status == MatchStatus.RUNNING
+    seat = Seat.objects.get(table=match.table, player=players[1])
+    assert seat.left_at is not None
+    state = load_state(match)
+    assert state.to_act != seat.index  # the bot has already moved if it was its turn
+
+
+@pytest.mark.django_db
+def test_classic_match_with_every_player_gone_is_aborted():
+    match, players = _match("classic", ("ana", "giorgi", "nino", "dato"), game_type="short")
+    for p in players:
+        resign(match.pk, p)
+    match = _fresh(match)
+    assert match.status == MatchStatus.ABORTED and match.winners == []
+
+
+@pytest.mark.django_db
+def test_resigning_a_japanese_match_gives_the_opponent_the_win_at_once():
+    match, players = _match()
+    resign(match.pk, players[1])
+    match = _fresh(match)
+    assert match.status == MatchStatus.FINISHED and match.end_reason == "resign"
+    seat = Seat.objects.get(table=match.table, player=players[1])
+    assert match.winners == [1 - seat.index]
+    with pytest.raises(MatchError):
+        resign(match.pk, players[0])
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_timeout_racing_the_players_own_move_counts_exactly_once():
+    match, _ = _match()
+    state = load_state(match)
+    seat = state.to_act
+    action = state.legal_actions(seat)[-1].to_record()
+    barrier = threading.Barrier(2)
+    results = {}
+
+    def by_clock():
+        barrier.wait()
+        try:
+            results["clock"] = clock_ran_out(match.pk, 1)
+        finally:
+            connections.close_all()
+
+    def by_player():
+        barrier.wait()
+        try:
+            perform(match.pk, seat, action, 1)
+            results["player"] = True
+        except MatchError as exc:
+            results["player"] = exc.code
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=by_clock), threading.Thread(target=by_player)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert (results["clock"] is True) != (results["player"] is True), results
+    match = _fresh(match)
+    assert match.version == 2
+    assert len(load_state(match).record_deals()[-1]["actions"]) == 1
+
+
+@pytest.mark.django_db
+def test_sweeper_catches_a_clock_whose_task_was_lost_and_closes_unfilled_tables(settings):
+    match, _ = _match()
+    Match.objects.filter(pk=match.pk).update(turn_started_at=timezone.now() - timedelta(minutes=5))
+    lonely = table_service.create_table(make_player("lonely"), TableSettings(variant="japanese"))
+    settings.UNFILLED_TABLE_SECONDS = 0
+    done = sweep()
+    assert done["clocks"] == 1 and done["tables"] >= 1
+    assert _fresh(match).version == 2
+    lonely.refresh_from_db()
+    assert lonely.status == TableStatus.CLOSED
