@@ -83,15 +83,15 @@ def start_match(table: Table) -> Match:
     state = engine.new_state(table.variant, options)
     match_secrets = []
     _deal_next(state, match_secrets)
-    record = engine.to_record(state, _players(table))
-    match = Match.objects.create(table=table, record=record, version=1, deal_commitments=match_secrets,
-                                 turn_started_at=timezone.now())
+    match = Match.objects.create(table=table, record=engine.to_record(state, _players(table)), version=0,
+                                 deal_commitments=match_secrets)
     if table.is_coin_table:
         coins.seal(table.escrow_key)  # from now on stakes only leave by payout or refund
     table.status = TableStatus.PLAYING
     table.started_at = timezone.now()
     table.save(update_fields=["status", "started_at"])
-    transaction.on_commit(lambda: broadcast.table_changed(table.pk, match.version))
+    _play_bot_seats(match, state)  # a practice bot may be first to act
+    _save(match, state)  # version 1: the first position everyone sees
     return match
 
 
