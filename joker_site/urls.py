@@ -9,6 +9,7 @@ urlpatterns = [
 
 urlpatterns += i18n_patterns(
     path("accounts/", include("allauth.urls")),
+    path("rules/", include("rules_pages.urls")),
     path("", include("games.urls")),
     prefix_default_language=True,
 )
