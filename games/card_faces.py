@@ -256,6 +256,26 @@ def render_cards(codes, size="md", extra_class=""):
     return format_html('<span class="{}" role="group">{}</span>', classes, mark_safe("".join(faces)))
 
 
+def render_columns(face_up, size="sm", extra_class=""):
+    """Japanese Joker's table: each column a face-down card under a face-up one.
+    ``face_up`` lists the face-up cards; ``--`` stands for a column whose top is unknown."""
+    if isinstance(face_up, str):
+        face_up = face_up.split()
+    columns = [
+        format_html(
+            '<span class="card-column">{}{}</span>',
+            render_back(size, "card-column__down"),
+            render_back(size, "card-column__up") if code in BACK_CODES else render_card(code, size, "card-column__up"),
+        )
+        for code in face_up
+    ]
+    classes = f"card-columns card-row--{size}" + (f" {extra_class}" if extra_class else "")
+    return format_html(
+        '<span class="{}" role="group" aria-label="{}">{}</span>',
+        classes, gettext("table columns"), mark_safe("".join(columns)),
+    )
+
+
 def render_suit(suit, extra_class=""):
     """A suit symbol on its own (a trump indicator); ``none`` shows the no-trump mark."""
     if suit == "none":

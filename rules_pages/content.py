@@ -4,7 +4,9 @@ A page is ``rules_pages/content/<lang>/<slug>.md``: front matter (``title``,
 ``description``) between two ``---`` lines, then Markdown. On top of Markdown:
 
 - ``[[AS]]`` draws a card inside the text, ``[[AS KH --]]`` a row of cards
-  (``--`` is a face-down card), ``[[H]]`` a suit symbol, ``[[none]]`` the no-trump mark;
+  (``--`` is a face-down card), ``[[columns AC 9H]]`` Japanese table columns (a
+  face-down card under each face-up one), ``[[H]]`` a suit symbol, ``[[none]]`` the
+  no-trump mark;
 - a fenced ```` ```example ```` block holds a worked example as JSON (schema in
   docs/rules_pages.md) and is drawn as an example box;
 - every heading carries an explicit id, ``## Scoring {#scoring}``, the same in all
@@ -105,7 +107,9 @@ class CardMarks(InlineProcessor):
     def handleMatch(self, m, data):  # noqa: N802 - Markdown's API
         codes = m.group(1).split()
         try:
-            if len(codes) == 1 and (codes[0] in card_faces.SUITS or codes[0] == "none"):
+            if codes[0] == "columns":
+                html = card_faces.render_columns(codes[1:], "sm")
+            elif len(codes) == 1 and (codes[0] in card_faces.SUITS or codes[0] == "none"):
                 html = card_faces.render_suit(codes[0])
             elif len(codes) == 1 and codes[0] not in card_faces.BACK_CODES:
                 html = card_faces.render_card(codes[0], "xs")

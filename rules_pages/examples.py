@@ -69,6 +69,8 @@ class Example:
 
     @property
     def seats(self):
+        if self.kind in ("japanese_deal", "match"):
+            return VARIANTS["japanese"]
         return VARIANTS[self.data.get("variant", "classic")]
 
     def machine_data(self):

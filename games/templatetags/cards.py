@@ -5,6 +5,7 @@
     {% card code size="lg" %}        sizes: xs (inside a line of text), sm, md, lg
     {% card_back size="sm" %}        a face-down card
     {% cards hand size="sm" %}       a row: a list of codes or "AS KH --" ("--" is face-down)
+    {% card_columns face_up %}       Japanese columns: face-down cards under these face-up ones
     {% suit "H" %}                   a suit symbol ("none" for no trump)
     {{ "QH"|card_name }}             "queen of hearts" in the current language
     {{ "H"|suit_name }}              "hearts" / "გული" / "черви"
@@ -33,6 +34,11 @@ def card_back(size="md", extra_class=""):
 @register.simple_tag
 def cards(codes, size="md", extra_class=""):
     return card_faces.render_cards(codes, size, extra_class)
+
+
+@register.simple_tag
+def card_columns(face_up, size="sm", extra_class=""):
+    return card_faces.render_columns(face_up, size, extra_class)
 
 
 @register.simple_tag
