@@ -197,7 +197,11 @@ def seat_label(example, seat):
 def play_context(example, play, seat, leads):
     (play,) = plays_of([play])
     note = ""
-    if play.card in card_faces.JOKERS:
+    japanese = example.data.get("variant") == "japanese"
+    if play.card in card_faces.JOKERS and japanese:
+        # A Japanese joker always takes; leading, it only names the suit it asks for.
+        note = translation.pgettext("joker lead in Japanese Joker", "asks for") if leads else ""
+    elif play.card in card_faces.JOKERS:
         if leads and play.joker == "discard":
             note = translation.pgettext("joker lead", "let it take")
         elif leads:
