@@ -15,6 +15,7 @@ urlpatterns += i18n_patterns(
     path("", include("accounts.urls")),
     path("accounts/", include("allauth.urls")),
     path("coins/", include("coins.urls")),
+    path("rules/", include("rules_pages.urls")),
     path("", include("games.urls")),
     prefix_default_language=True,
 )

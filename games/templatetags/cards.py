@@ -1,0 +1,56 @@
+"""Card faces in templates.
+
+    {% load cards %}
+    {% card "AS" %}                  one card, medium size
+    {% card code size="lg" %}        sizes: xs (inside a line of text), sm, md, lg
+    {% card_back size="sm" %}        a face-down card
+    {% cards hand size="sm" %}       a row: a list of codes or "AS KH --" ("--" is face-down)
+    {% card_columns face_up %}       Japanese columns: face-down cards under these face-up ones
+    {% suit "H" %}                   a suit symbol ("none" for no trump)
+    {{ "QH"|card_name }}             "queen of hearts" in the current language
+    {{ "H"|suit_name }}              "hearts" / "გული" / "черви"
+
+Pages also need ``{% static 'css/cards.css' %}``. A wrong code raises an error
+instead of drawing a blank card.
+"""
+
+from django import template
+
+from games import card_faces
+
+register = template.Library()
+
+
+@register.simple_tag
+def card(code, size="md", extra_class=""):
+    return card_faces.render_card(str(code), size, extra_class)
+
+
+@register.simple_tag
+def card_back(size="md", extra_class=""):
+    return card_faces.render_back(size, extra_class)
+
+
+@register.simple_tag
+def cards(codes, size="md", extra_class=""):
+    return card_faces.render_cards(codes, size, extra_class)
+
+
+@register.simple_tag
+def card_columns(face_up, size="sm", extra_class=""):
+    return card_faces.render_columns(face_up, size, extra_class)
+
+
+@register.simple_tag
+def suit(code, extra_class=""):
+    return card_faces.render_suit(str(code), extra_class)
+
+
+@register.filter
+def card_name(code):
+    return card_faces.card_name(str(code))
+
+
+@register.filter
+def suit_name(code):
+    return card_faces.suit_name(str(code))
