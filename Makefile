@@ -6,8 +6,11 @@ PORT ?= 8000
 # The suite runs against the real services a production site uses (they run on CI).
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/joker
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/0
+# Browser tests drive Debian's chromium (Playwright's own browser download is not used).
+CHROMIUM := /usr/bin/chromium
+E2E_ARTIFACTS := test-artifacts/e2e
 
-.PHONY: install run test test-fast bench messages clean
+.PHONY: install run test test-e2e bench messages clean
 
 $(VENV)/.installed: requirements.lock
 	test -x $(PY) || python3.11 -m venv $(VENV) || python3 -m venv $(VENV)
@@ -29,9 +32,24 @@ run: install
 	$(PY) manage.py migrate --noinput -v 0
 	PORT=$(PORT) scripts/run_local.sh
 
-test: install
+$(CHROMIUM):
+	@echo "Installing Debian's chromium for the browser tests"
+	@(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >/dev/null
+
+# Two pytest runs: Playwright's sync API and pytest-asyncio clash in one process.
+# Exit code 5 (no test selected) is not a failure.
+test: install $(CHROMIUM)
 	scripts/ensure_services.sh
-	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(PY) -m pytest -q -m "not e2e"
+	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(PY) -m pytest -q -m "not e2e" || [ $$? -eq 5 ]
+	@$(MAKE) --no-print-directory test-e2e
+
+# The browser tests alone; screenshots and server logs go to $(E2E_ARTIFACTS)/.
+test-e2e: install $(CHROMIUM)
+	scripts/ensure_services.sh
+	@status=0; E2E_ARTIFACTS=$(E2E_ARTIFACTS) DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) \
+		$(PY) -m pytest -q -m e2e tests/e2e $(E2E_PYTEST_ARGS) || status=$$?; \
+	echo "Browser test artifacts (screenshots, server logs): $(CURDIR)/$(E2E_ARTIFACTS)/"; \
+	[ $$status -eq 0 ] || [ $$status -eq 5 ]
 
 bench: install
 	$(PY) scripts/bench.py
