@@ -32,9 +32,11 @@ run: install
 	$(PY) manage.py migrate --noinput -v 0
 	PORT=$(PORT) scripts/run_local.sh
 
+# Quiet when it works, the whole apt output when it does not.
 $(CHROMIUM):
 	@echo "Installing Debian's chromium for the browser tests"
-	@(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >/dev/null
+	@out=$$( (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) 2>&1 ) \
+		|| { echo "$$out"; echo "Could not install chromium (needs root and Debian's archive)" >&2; exit 1; }
 
 # Two pytest runs: Playwright's sync API and pytest-asyncio clash in one process.
 # Exit code 5 (no test selected) is not a failure.

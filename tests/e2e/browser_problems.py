@@ -45,8 +45,8 @@ class BrowserProblems:
 
     def _on_console(self, person, message):
         if message.type == "error":
-            location = message.location.get("url", "") if message.location else ""
-            self._add(person, f"console error: {message.text} at {location}")
+            url = (message.location or {}).get("url")
+            self._add(person, f"console error: {message.text}" + (f" at {url}" if url else ""))
 
     def _on_request(self, request):
         page = _page_of(request)

@@ -18,9 +18,10 @@ import shutil
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from e2e.browser_problems import BrowserProblems
-from e2e.site_server import ROOT, SiteServerError, SiteServers, test_database_url
+from e2e.site_server import ROOT, SiteServerError, SiteServers, clear_site_cache, server_database_url
 
 HERE = Path(__file__).resolve().parent
 CHROMIUM = os.environ.get("E2E_CHROMIUM", "/usr/bin/chromium")
@@ -34,6 +35,7 @@ CHROMIUM_ARGS = [
 ]
 ARTIFACTS = ROOT / os.environ.get("E2E_ARTIFACTS", "test-artifacts/e2e")
 ACTION_TIMEOUT_MS = 15_000
+EXPECT_TIMEOUT_MS = 10_000
 PROBLEMS_KEY = pytest.StashKey[BrowserProblems]()
 SCREENSHOTS_KEY = pytest.StashKey["Screenshots"]()
 SITE_LOG_KEY = pytest.StashKey[tuple]()
@@ -51,6 +53,9 @@ def pytest_collection_modifyitems(config, items):
 
 
 def pytest_configure(config):
+    # pytest-playwright's own artifacts (--tracing/--video/--screenshot) go beside ours.
+    if config.getoption("--output", default=None) == "test-results":
+        config.option.output = str(ARTIFACTS / "_playwright")
     # pytest-playwright 0.10's own base_url fallback fixture; nothing of ours.
     config.addinivalue_line(
         "filterwarnings", "ignore:Session-scoped fixtures defined as instance methods:pytest.PytestRemovedIn10Warning"
@@ -65,6 +70,14 @@ def _site_settings_of(item):
     return dict(sorted(marker.kwargs.items())) if marker else {}
 
 
+# -- the cache ----------------------------------------------------------------------
+@pytest.fixture(autouse=True)
+def _clear_cache():
+    """Overrides tests/conftest.py's (whose cache.clear() is a FLUSHDB of the Redis
+    database the running server's Celery queue and channel groups live in)."""
+    clear_site_cache()
+
+
 # -- the browser ------------------------------------------------------------------
 @pytest.fixture(scope="session", autouse=True)
 def _browser_test_environment():
@@ -72,6 +85,8 @@ def _browser_test_environment():
         pytest.exit(f"{CHROMIUM} is missing: `make test` installs Debian's chromium (apt-get install chromium)", 3)
     # The sync Playwright API runs an event loop in this thread; the ORM would refuse to run.
     previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    # Websocket round trips through Redis and Celery take longer than a plain page.
+    expect.set_options(timeout=EXPECT_TIMEOUT_MS)
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     yield
     if previous is None:
@@ -97,7 +112,7 @@ def site_servers(django_db_setup, django_db_blocker):
     log_root = ARTIFACTS / "_servers"
     shutil.rmtree(log_root, ignore_errors=True)
     servers = SiteServers(
-        database_url=test_database_url(database_url, connection.settings_dict["NAME"]),
+        database_url=server_database_url(database_url, connection.settings_dict["NAME"]),
         redis_url=redis_url,
         log_root=log_root,
     )
@@ -187,6 +202,12 @@ def page(new_person):
     return new_person("person")
 
 
+@pytest.fixture
+def context(page):
+    """The context of `page` (overrides pytest-playwright's, whose pages nobody watches)."""
+    return page.context
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_call(item):
     """Browser problems fail the test; a failing test leaves screenshots of every open page."""
@@ -240,8 +261,3 @@ def _note_server_errors(item, failure):
     text = _server_errors(item)
     if text:
         failure.add_note(text)
-
-
-def pytest_terminal_summary(terminalreporter):
-    if SiteServers.started_in_this_run:
-        terminalreporter.write_line(f"browser test artifacts (screenshots, server logs): {ARTIFACTS}/")

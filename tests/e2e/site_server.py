@@ -46,7 +46,7 @@ class LiveSite:
         return self.url + path
 
 
-def test_database_url(database_url, test_database_name):
+def server_database_url(database_url, test_database_name):
     """DATABASE_URL of the run, pointing at the database pytest-django created."""
     parts = urllib.parse.urlsplit(database_url)
     if parts.scheme not in {"postgres", "postgresql", "pgsql"}:
@@ -167,8 +167,6 @@ class SiteServers:
     queue and run each other's timers with the wrong settings.
     """
 
-    started_in_this_run = 0
-
     def __init__(self, *, database_url, redis_url, log_root):
         self.database_url = database_url
         self.redis_url = redis_url
@@ -182,7 +180,6 @@ class SiteServers:
             return self.current_site
         self.stop()
         self.started += 1
-        SiteServers.started_in_this_run += 1
         self.current = SiteServer(
             database_url=self.database_url, redis_url=self.redis_url,
             settings_overrides=settings_overrides, log_dir=self.log_root / f"server-{self.started}",
@@ -195,3 +192,15 @@ class SiteServers:
         if self.current is not None:
             self.current.stop()
         self.current = self.current_site = None
+
+
+def clear_site_cache():
+    """Delete the keys of Django's cache (allauth's rate limits and the like) and only those.
+
+    Django's RedisCache.clear() is FLUSHDB: it would also wipe what the running server
+    keeps in the same Redis database, its queued Celery tasks and its channel groups."""
+    from django.core.cache import cache
+
+    client = cache._cache.get_client(write=True)
+    for key in client.scan_iter(match=cache.make_key("*"), count=1000):
+        client.delete(key)

@@ -8,6 +8,7 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
 from e2e.layout import PHONE, assert_nothing_cut_off, find_cut_off
+from e2e.site_server import clear_site_cache
 
 
 def test_served_site_reads_what_the_test_wrote_and_the_test_reads_what_it_wrote(page, snap):
@@ -31,6 +32,19 @@ def test_site_settings_marker_reaches_the_server_and_the_test(page):
     cookie_names = {cookie["name"] for cookie in page.context.cookies()}
     assert "e2e_csrf" in cookie_names and "csrftoken" not in cookie_names
     assert settings.DISCONNECT_GRACE_SECONDS == 2
+
+
+def test_clearing_the_cache_between_tests_leaves_the_servers_redis_keys_alone(live_site):
+    from django.core.cache import cache
+
+    cache.set("left-by-an-earlier-test", 1)
+    redis = cache._cache.get_client(write=True)  # the database Celery and the channel layer use too
+    redis.set("not-a-cache-key", 1)
+    clear_site_cache()
+    assert cache.get("left-by-an-earlier-test") is None
+    assert redis.exists("not-a-cache-key")
+    assert redis.exists("_kombu.binding.celery"), "the running Celery worker's queue binding was wiped"
+    redis.delete("not-a-cache-key")
 
 
 def test_console_errors_script_errors_failed_requests_and_error_answers_are_caught(page, browser_problems):
