@@ -41,7 +41,7 @@ class BrowserProblems:
         page.on("websocket", lambda ws: self._watch_websocket(person, ws))
 
     def _watch_websocket(self, person, websocket):
-        websocket.on("socketerror", lambda error: self._add(person, f"websocket error {error} at {websocket.url}"))
+        websocket.on("socketerror", lambda error: self._add(person, f"websocket {websocket.url}: {error}"))
 
     def _on_console(self, person, message):
         if message.type == "error":
@@ -60,7 +60,8 @@ class BrowserProblems:
         page = _page_of(request)
         if page is None or page.is_closed():
             return
-        if request.failure == ABORTED and self._navigations.get(page, 0) > self._navigation_at_start.get(request, -1):
+        moved_on = self._navigations.get(page, 0) > self._navigation_at_start.get(request, -1)
+        if request.failure == ABORTED and moved_on:
             return  # its page moved on to another document
         self._add(person, f"request failed ({request.failure}): {request.method} {request.url}")
 
@@ -104,7 +105,8 @@ class BrowserProblems:
 
     @staticmethod
     def describe(problems):
-        return "The browser reported problems:\n" + "\n".join(f"  [{person}] {text}" for person, text in problems)
+        lines = [f"  [{person}] {text}" for person, text in problems]
+        return "The browser reported problems:\n" + "\n".join(lines)
 
 
 def _page_of(request):

@@ -18,6 +18,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from e2e.browser_problems import BrowserProblems
@@ -38,18 +39,28 @@ ACTION_TIMEOUT_MS = 15_000
 EXPECT_TIMEOUT_MS = 10_000
 PROBLEMS_KEY = pytest.StashKey[BrowserProblems]()
 SCREENSHOTS_KEY = pytest.StashKey["Screenshots"]()
-SITE_LOG_KEY = pytest.StashKey[tuple]()
+SITE_LOGS_KEY = pytest.StashKey[dict]()
 
 
 # -- collection -------------------------------------------------------------------
-@pytest.hookimpl(tryfirst=True)  # before `-m` deselects
-def pytest_collection_modifyitems(config, items):
-    browser_tests = [item for item in items if HERE in Path(item.path).parents]
-    for item in browser_tests:
+def _is_browser_test(item):
+    return HERE in Path(item.path).parents
+
+
+def pytest_itemcollected(item):
+    if _is_browser_test(item):
         item.add_marker(pytest.mark.e2e)
-    # Tests that need the same server settings run together, so the server restarts rarely.
-    others = [item for item in items if item not in browser_tests]
-    items[:] = others + sorted(browser_tests, key=lambda item: repr(_site_settings_of(item)))
+
+
+@pytest.hookimpl(trylast=True)  # after pytest's own reordering by fixtures
+def pytest_collection_modifyitems(config, items):
+    # Tests that need the same server settings run together, so the server restarts rarely;
+    # those with the default settings come first.
+    browser_tests = [item for item in items if _is_browser_test(item)]
+    others = [item for item in items if not _is_browser_test(item)]
+    items[:] = others + sorted(
+        browser_tests, key=lambda item: (bool(_site_settings_of(item)), repr(_site_settings_of(item)))
+    )
 
 
 def pytest_configure(config):
@@ -58,7 +69,8 @@ def pytest_configure(config):
         config.option.output = str(ARTIFACTS / "_playwright")
     # pytest-playwright 0.10's own base_url fallback fixture; nothing of ours.
     config.addinivalue_line(
-        "filterwarnings", "ignore:Session-scoped fixtures defined as instance methods:pytest.PytestRemovedIn10Warning"
+        "filterwarnings",
+        "ignore:Session-scoped fixtures defined as instance methods:pytest.PytestRemovedIn10Warning",
     )
     config.addinivalue_line(
         "markers", "site_settings(**settings): serve this browser test with these Django settings overridden"
@@ -82,11 +94,14 @@ def _clear_cache():
 @pytest.fixture(scope="session", autouse=True)
 def _browser_test_environment():
     if not os.access(CHROMIUM, os.X_OK):
-        pytest.exit(f"{CHROMIUM} is missing: `make test` installs Debian's chromium (apt-get install chromium)", 3)
-    # The sync Playwright API runs an event loop in this thread; the ORM would refuse to run.
-    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+        pytest.exit(
+            f"{CHROMIUM} is missing: `make test` installs it (apt-get install chromium)",
+            pytest.ExitCode.USAGE_ERROR,
+        )
     # Websocket round trips through Redis and Celery take longer than a plain page.
     expect.set_options(timeout=EXPECT_TIMEOUT_MS)
+    # The sync Playwright API runs an event loop in this thread; the ORM would refuse to run.
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     yield
     if previous is None:
@@ -108,7 +123,7 @@ def site_servers(django_db_setup, django_db_blocker):
 
     database_url, redis_url = os.environ.get("DATABASE_URL", ""), os.environ.get("REDIS_URL", "")
     if not redis_url:
-        raise SiteServerError("Browser tests need REDIS_URL: the server, its Celery worker and the tests share it")
+        raise SiteServerError("Browser tests need REDIS_URL: the server, Celery and the test share it")
     log_root = ARTIFACTS / "_servers"
     shutil.rmtree(log_root, ignore_errors=True)
     servers = SiteServers(
@@ -129,8 +144,8 @@ def live_site(request, transactional_db, site_servers):
 
     overrides = _site_settings_of(request.node)
     site = site_servers.site_for(overrides)
-    daphne_log = site.log_dir / "daphne.log"
-    request.node.stash[SITE_LOG_KEY] = (daphne_log, daphne_log.stat().st_size)
+    # Where the server's logs stand, to quote what it logs during this test if it fails.
+    request.node.stash[SITE_LOGS_KEY] = {log: log.stat().st_size for log in site.server_logs}
     with override_settings(**overrides):
         yield site
 
@@ -240,21 +255,20 @@ def _snap_open_pages(item):
         if not page.is_closed():
             try:
                 screenshots.snap(page, f"failure-{person}")
-            except Exception:  # noqa: BLE001 - a failed screenshot must not hide the failure
-                pass
+            except PlaywrightError as error:  # a failed screenshot must not hide the failure
+                item.add_report_section("call", "screenshot", f"no failure screenshot of {person}: {error}")
 
 
 def _server_errors(item):
-    """What the server logged during this test when it logged a traceback or an error."""
-    log_path, start = item.stash.get(SITE_LOG_KEY, (None, 0))
-    if log_path is None or not log_path.exists():
-        return ""
-    with open(log_path, errors="replace") as log:
-        log.seek(start)
-        text = log.read()
-    if "Traceback" not in text and " ERROR " not in text:
-        return ""
-    return f"\nThe server logged ({log_path}):\n{text[-4000:]}"
+    """What Daphne and Celery logged during this test, if they logged a traceback or an error."""
+    quoted = ""
+    for log_path, start in item.stash.get(SITE_LOGS_KEY, {}).items():
+        with open(log_path, errors="replace") as log:
+            log.seek(start)
+            text = log.read()
+        if "Traceback" in text or "ERROR" in text:
+            quoted += f"\nThe server logged ({log_path}):\n{text[-4000:]}"
+    return quoted
 
 
 def _note_server_errors(item, failure):

@@ -21,11 +21,14 @@ _FIND_CUT_OFF = """
   const width = document.documentElement.clientWidth;
   const found = [];
   const scrollWidth = document.documentElement.scrollWidth;
-  if (scrollWidth > width + 1) found.push(`the page scrolls sideways: ${scrollWidth}px wide in a ${width}px viewport`);
+  if (scrollWidth > width + 1) {
+    found.push(`the page scrolls sideways: ${scrollWidth}px wide in a ${width}px viewport`);
+  }
   const describe = (el) => {
     let name = el.tagName.toLowerCase();
     if (el.id) name += '#' + el.id;
-    if (typeof el.className === 'string' && el.className.trim()) name += '.' + el.className.trim().split(/\\s+/).join('.');
+    const classes = typeof el.className === 'string' ? el.className.trim() : '';
+    if (classes) name += '.' + classes.split(/\\s+/).join('.');
     const text = (el.innerText || el.value || '').trim().replace(/\\s+/g, ' ').slice(0, 40);
     return text ? `${name} "${text}"` : name;
   };
@@ -38,13 +41,15 @@ _FIND_CUT_OFF = """
     const positioned = style.position === 'absolute' || style.position === 'fixed';
     const parkedOffLeft = positioned && rect.right <= 0;
     if (!parkedOffLeft && (rect.left < -1 || rect.right > width + 1)) {
-      found.push(`${describe(el)} spans x=${Math.round(rect.left)}..${Math.round(rect.right)} in a ${width}px viewport`);
+      const span = `x=${Math.round(rect.left)}..${Math.round(rect.right)}`;
+      found.push(`${describe(el)} spans ${span} in a ${width}px viewport`);
     }
     const clipsX = ['hidden', 'clip'].includes(style.overflowX) && el.scrollWidth > el.clientWidth + 1
       && style.textOverflow !== 'ellipsis';
     const clipsY = ['hidden', 'clip'].includes(style.overflowY) && el.scrollHeight > el.clientHeight + 1;
     if (el !== document.body && (clipsX || clipsY)) {
-      found.push(`${describe(el)} hides part of its content (${el.scrollWidth}x${el.scrollHeight} in ${el.clientWidth}x${el.clientHeight})`);
+      const sizes = `${el.scrollWidth}x${el.scrollHeight} in ${el.clientWidth}x${el.clientHeight}`;
+      found.push(`${describe(el)} hides part of its content (${sizes})`);
     }
   }
   return found;

@@ -4,6 +4,6 @@ test asked for with @pytest.mark.site_settings(...), passed as JSON by site_serv
 import json
 import os
 
-from joker_site.settings import *  # noqa: F401,F403
+from joker_site.settings import *  # noqa: F403
 
 globals().update(json.loads(os.environ.get("JOKER_E2E_SETTINGS", "{}")))

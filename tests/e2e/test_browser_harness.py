@@ -57,9 +57,12 @@ def test_console_errors_script_errors_failed_requests_and_error_answers_are_caug
         page.evaluate("fetch('http://127.0.0.1:1/').catch(() => null)")
     with browser_problems.expected(r"404 .*no-such-page"):
         page.goto("/ka/no-such-page/")
-    with pytest.raises(AssertionError, match="none happened"):
-        with browser_problems.expected(r"never"):
-            page.goto("/ka/")
+    with pytest.raises(AssertionError, match="none happened"), browser_problems.expected(r"never"):
+        page.goto("/ka/")
+
+
+def add_to_main(page, html):
+    page.evaluate("(html) => document.querySelector('main').insertAdjacentHTML('beforeend', html)", html)
 
 
 def test_cut_off_check_catches_sideways_scrolling_and_clipped_content(new_person):
@@ -68,15 +71,21 @@ def test_cut_off_check_catches_sideways_scrolling_and_clipped_content(new_person
     assert find_cut_off(phone) == []
 
     # A wide table in a box that scrolls by itself: cut off, unless the test allows that box.
-    phone.evaluate("""() => document.querySelector('main').insertAdjacentHTML('beforeend',
-        '<div class="scroller" style="overflow-x:auto"><div id="wide-sheet" style="width:500px">sheet</div></div>')""")
+    add_to_main(
+        phone,
+        '<div class="scroller" style="overflow-x:auto">'
+        '<div id="wide-sheet" style="width:500px">sheet</div></div>',
+    )
     with pytest.raises(AssertionError, match="div#wide-sheet"):
         assert_nothing_cut_off(phone)
     assert_nothing_cut_off(phone, allow=[".scroller"])
 
-    phone.evaluate("""() => document.querySelector('main').insertAdjacentHTML('beforeend',
+    add_to_main(
+        phone,
         '<div id="too-wide" style="width:500px">wide</div>'
-        + '<p id="clipped" style="overflow:hidden; white-space:nowrap; width:100px">far too long for a hundred pixels</p>')""")
+        '<p id="clipped" style="overflow:hidden; white-space:nowrap; width:100px">'
+        "far too long for a hundred pixels</p>",
+    )
     found = "\n".join(find_cut_off(phone, allow=[".scroller"]))
     assert "the page scrolls sideways" in found
     assert "div#too-wide" in found
