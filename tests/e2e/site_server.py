@@ -31,6 +31,15 @@ LISTENING_LINE = re.compile(r"Listening on TCP address 127\.0\.0\.1:(\d+)")
 CELERY_READY_LINE = re.compile(r"celery@\S+ ready\.")
 
 
+# Starts a server process that gets SIGTERM when pytest dies, however it dies, so no
+# server outlives the run holding connections to the test database (Linux prctl).
+DIE_WITH_PARENT = (
+    "import ctypes, os, signal, sys; "
+    "ctypes.CDLL(None).prctl(1, signal.SIGTERM); "  # PR_SET_PDEATHSIG
+    "os.execv(sys.argv[1], sys.argv[1:])"
+)
+
+
 class SiteServerError(RuntimeError):
     pass
 
@@ -92,36 +101,15 @@ class SiteServer:
         try:
             self._spawn(
                 "daphne",
-                [
-                    str(VENV_BIN / "daphne"),
-                    "-b",
-                    "127.0.0.1",
-                    "-p",
-                    "0",
-                    "-v",
-                    "1",
-                    "--access-log",
-                    str(self.log_dir / "access.log"),
-                    "joker_site.asgi:application",
-                ],
+                [str(VENV_BIN / "daphne"), *"-b 127.0.0.1 -p 0 -v 1".split()]
+                + ["--access-log", str(self.log_dir / "access.log"), "joker_site.asgi:application"],
             )
             self._spawn(
                 "celery",
-                [
-                    str(VENV_BIN / "celery"),
-                    "-A",
-                    "joker_site",
-                    "worker",
-                    "--beat",
-                    "--loglevel=info",
-                    "--concurrency=1",
-                    "--without-mingle",
-                    "--without-gossip",
-                    # Messages left in the queue by an earlier run name rows that do not exist here.
-                    "--purge",
-                    "--schedule",
-                    str(self.log_dir / "celerybeat-schedule"),
-                ],
+                [str(VENV_BIN / "celery"), *"-A joker_site worker --beat --loglevel=info".split()]
+                + "--concurrency=1 --without-mingle --without-gossip".split()
+                # Messages an earlier server left in the queue name rows that no longer exist.
+                + ["--purge", "--schedule", str(self.log_dir / "celerybeat-schedule")],
             )
             port = self._wait_for_log("daphne", LISTENING_LINE).group(1)
             self.url = f"http://127.0.0.1:{port}"
@@ -136,7 +124,7 @@ class SiteServer:
         with open(self.log_dir / f"{name}.log", "ab") as log:  # the child keeps its own descriptor
             # A session of its own, so stopping it ends the process and its children together.
             self.processes[name] = subprocess.Popen(
-                command,
+                [sys.executable, "-c", DIE_WITH_PARENT, *command],
                 cwd=ROOT,
                 env=self.env,
                 stdout=log,
@@ -204,10 +192,14 @@ class SiteServers:
         self.current = None
         self.current_site = None
         self.started = 0
+        self.failures = {}  # settings (as JSON) -> why their server would not start
 
     def site_for(self, settings_overrides):
         if self.current is not None and self.current.settings_overrides == settings_overrides:
             return self.current_site
+        key = json.dumps(settings_overrides, sort_keys=True)
+        if key in self.failures:  # fail the next tests at once instead of waiting again
+            raise SiteServerError(f"the server did not start earlier in this run: {self.failures[key]}")
         self.stop()
         self.started += 1
         self.current = SiteServer(
@@ -216,7 +208,12 @@ class SiteServers:
             settings_overrides=settings_overrides,
             log_dir=self.log_root / f"server-{self.started}",
         )
-        self.current_site = self.current.start()
+        try:
+            self.current_site = self.current.start()
+        except Exception as error:
+            self.failures[key] = error
+            self.current = None
+            raise
         (self.current.log_dir / "settings.json").write_text(json.dumps(settings_overrides, indent=2))
         return self.current_site
 
