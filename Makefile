@@ -6,8 +6,11 @@ PORT ?= 8000
 # The suite runs against the real services a production site uses (they run on CI).
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/joker
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/0
+# Browser tests drive Debian's chromium (Playwright's own browser download is not used).
+CHROMIUM := /usr/bin/chromium
+E2E_ARTIFACTS := test-artifacts/e2e
 
-.PHONY: install run test test-fast bench messages clean
+.PHONY: install run test test-fast test-e2e bench messages clean
 
 $(VENV)/.installed: requirements.lock
 	test -x $(PY) || python3.11 -m venv $(VENV) || python3 -m venv $(VENV)
@@ -29,9 +32,30 @@ run: install
 	$(PY) manage.py migrate --noinput -v 0
 	PORT=$(PORT) scripts/run_local.sh
 
-test: install
+# Quiet when it works, the whole apt output when it does not.
+$(CHROMIUM):
+	@echo "Installing Debian's chromium for the browser tests"
+	@out=$$( (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) 2>&1 ) \
+		|| { echo "$$out"; echo "Could not install chromium (needs root and Debian's archive)" >&2; exit 1; }
+
+# The browser run; the folder is printed first so pytest's summary stays the last line.
+define run_browser_tests
+	@echo "Browser tests: screenshots and server logs go to $(CURDIR)/$(E2E_ARTIFACTS)/"
+	E2E_ARTIFACTS=$(E2E_ARTIFACTS) DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) \
+		$(PY) -m pytest -q -m e2e tests/e2e $(E2E_PYTEST_ARGS) || [ $$? -eq 5 ]
+endef
+
+# Two pytest runs: Playwright's sync API and pytest-asyncio clash in one process.
+# Exit code 5 (no test selected) is not a failure.
+test: install $(CHROMIUM)
 	scripts/ensure_services.sh
-	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(PY) -m pytest -q -m "not e2e"
+	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(PY) -m pytest -q -m "not e2e" || [ $$? -eq 5 ]
+	$(run_browser_tests)
+
+# The browser tests alone (E2E_PYTEST_ARGS="-k language -x" narrows them).
+test-e2e: install $(CHROMIUM)
+	scripts/ensure_services.sh
+	$(run_browser_tests)
 
 bench: install
 	$(PY) scripts/bench.py

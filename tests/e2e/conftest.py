@@ -1,0 +1,277 @@
+"""Fixtures for browser scenarios (see docs/testing.md).
+
+- `live_site`: the real ASGI site (Daphne + Celery) on a free port, against the test
+  database; `@pytest.mark.site_settings(NAME=value, ...)` serves a test with other settings.
+- `new_person(name, **context_args) -> Page`: one person's browser (its own context,
+  cookies, storage) on the site; `page` is a first person called "person".
+- `snap(page, name)`: a screenshot under test-artifacts/e2e/<test>/NN-name.png.
+- `browser_problems`: console errors, script errors, failed requests and HTTP >= 400
+  answers seen by any person's browser; any fails the test unless expected.
+
+Every test in this folder is marked `e2e` and runs in its own pytest invocation
+(`make test-e2e`), because Playwright's sync API and pytest-asyncio clash in one process.
+"""
+
+import os
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import expect
+
+from e2e.browser_problems import BrowserProblems
+from e2e.site_server import ROOT, SiteServerError, SiteServers, clear_site_cache, server_database_url
+
+HERE = Path(__file__).resolve().parent
+CHROMIUM = os.environ.get("E2E_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+ARTIFACTS = ROOT / os.environ.get("E2E_ARTIFACTS", "test-artifacts/e2e")
+ACTION_TIMEOUT_MS = 15_000
+EXPECT_TIMEOUT_MS = 10_000
+PROBLEMS_KEY = pytest.StashKey[BrowserProblems]()
+SCREENSHOTS_KEY = pytest.StashKey["Screenshots"]()
+SITE_LOGS_KEY = pytest.StashKey[dict]()
+
+
+# -- collection -------------------------------------------------------------------
+def _is_browser_test(item):
+    return HERE in Path(item.path).parents
+
+
+def pytest_itemcollected(item):
+    if _is_browser_test(item):
+        item.add_marker(pytest.mark.e2e)
+
+
+@pytest.hookimpl(trylast=True)  # after pytest's own reordering by fixtures
+def pytest_collection_modifyitems(config, items):
+    # Tests that need the same server settings run together, so the server restarts rarely;
+    # those with the default settings come first.
+    browser_tests = [item for item in items if _is_browser_test(item)]
+    others = [item for item in items if not _is_browser_test(item)]
+    items[:] = others + sorted(
+        browser_tests, key=lambda item: (bool(_site_settings_of(item)), repr(_site_settings_of(item)))
+    )
+
+
+def pytest_configure(config):
+    # pytest-playwright's own artifacts (--tracing/--video/--screenshot) go beside ours.
+    if config.getoption("--output", default=None) == "test-results":
+        config.option.output = str(ARTIFACTS / "_playwright")
+    # pytest-playwright 0.10's own base_url fallback fixture; nothing of ours.
+    config.addinivalue_line(
+        "filterwarnings",
+        "ignore:Session-scoped fixtures defined as instance methods:pytest.PytestRemovedIn10Warning",
+    )
+    config.addinivalue_line(
+        "markers", "site_settings(**settings): serve this browser test with these Django settings overridden"
+    )
+
+
+def _site_settings_of(item):
+    marker = item.get_closest_marker("site_settings")
+    return dict(sorted(marker.kwargs.items())) if marker else {}
+
+
+# -- the cache ----------------------------------------------------------------------
+@pytest.fixture(autouse=True)
+def _clear_cache():
+    """Overrides tests/conftest.py's (whose cache.clear() is a FLUSHDB of the Redis
+    database the running server's Celery queue and channel groups live in)."""
+    clear_site_cache()
+
+
+# -- the browser ------------------------------------------------------------------
+@pytest.fixture(scope="session", autouse=True)
+def _browser_test_environment():
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.exit(
+            f"{CHROMIUM} is missing: `make test` installs it (apt-get install chromium)",
+            pytest.ExitCode.USAGE_ERROR,
+        )
+    # Websocket round trips through Redis and Celery take longer than a plain page.
+    expect.set_options(timeout=EXPECT_TIMEOUT_MS)
+    # The sync Playwright API runs an event loop in this thread; the ORM would refuse to run.
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    yield
+    if previous is None:
+        os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+    else:
+        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    """pytest-playwright launches Debian's chromium; Playwright's own builds are not used."""
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
+
+
+# -- the site ---------------------------------------------------------------------
+@pytest.fixture(scope="session")
+def site_servers(django_db_setup, django_db_blocker):
+    from django.db import connection
+
+    database_url, redis_url = os.environ.get("DATABASE_URL", ""), os.environ.get("REDIS_URL", "")
+    if not redis_url:
+        raise SiteServerError("Browser tests need REDIS_URL: the server, Celery and the test share it")
+    log_root = ARTIFACTS / "_servers"
+    shutil.rmtree(log_root, ignore_errors=True)
+    servers = SiteServers(
+        database_url=server_database_url(database_url, connection.settings_dict["NAME"]),
+        redis_url=redis_url,
+        log_root=log_root,
+    )
+    yield servers
+    servers.stop()  # before pytest-django drops the test database the servers are connected to
+
+
+@pytest.fixture
+def live_site(request, transactional_db, site_servers):
+    """The running site (`.url`, `.url_for(path)`), serving this test's settings overrides.
+
+    The test's own process sees the same overrides (django.conf.settings)."""
+    from django.test import override_settings
+
+    overrides = _site_settings_of(request.node)
+    site = site_servers.site_for(overrides)
+    # Where the server's logs stand, to quote what it logs during this test if it fails.
+    request.node.stash[SITE_LOGS_KEY] = {log: log.stat().st_size for log in site.server_logs}
+    with override_settings(**overrides):
+        yield site
+
+
+# -- people, screenshots, problems ------------------------------------------------
+class Screenshots:
+    def __init__(self, folder):
+        self.folder = folder
+        self.taken = 0
+        shutil.rmtree(folder, ignore_errors=True)
+
+    def snap(self, page, name):
+        self.taken += 1
+        slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-")
+        path = self.folder / f"{self.taken:02d}-{slug}.png"
+        page.screenshot(path=path, full_page=True, animations="disabled", caret="hide")
+        return path
+
+
+def _artifact_folder_name(item):
+    name = re.sub(r"\[chromium\]$", "", item.name).replace("[chromium-", "[")
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-")
+
+
+@pytest.fixture
+def snap(request):
+    """snap(page, name) -> Path: a full-page screenshot, test-artifacts/e2e/<test>/NN-name.png."""
+    screenshots = Screenshots(ARTIFACTS / _artifact_folder_name(request.node))
+    request.node.stash[SCREENSHOTS_KEY] = screenshots
+    return screenshots.snap
+
+
+@pytest.fixture
+def browser_problems(request, live_site):
+    """What went wrong in the browsers; `with browser_problems.expected(regex):` for the expected."""
+    problems = BrowserProblems(live_site.url)
+    request.node.stash[PROBLEMS_KEY] = problems
+    yield problems
+    # Contexts are closed by now: anything that came in after the test body still counts.
+    late = problems.take_unexpected()
+    if late:
+        pytest.fail(BrowserProblems.describe(late), pytrace=False)
+
+
+@pytest.fixture
+def new_person(live_site, browser_problems, snap, new_context):
+    """new_person(name="person", **context_args) -> Page: a person with their own browser.
+
+    context_args go to browser.new_context (e.g. `**PHONE` from e2e.layout, locale="ru-RU").
+    By default a person is in Tbilisi with a Georgian browser; relative URLs are on the site."""
+    names = set()
+
+    def open_browser(name="person", **context_args):
+        if name in names:
+            raise ValueError(f"there is already a person called {name!r} in this test")
+        names.add(name)
+        options = {"base_url": live_site.url, "locale": "ka-GE", "timezone_id": "Asia/Tbilisi"} | context_args
+        context = new_context(**options)
+        context.set_default_timeout(ACTION_TIMEOUT_MS)
+        browser_problems.watch(context, name)
+        return context.new_page()
+
+    return open_browser
+
+
+@pytest.fixture
+def page(new_person):
+    """One person's page on the site (overrides pytest-playwright's `page`)."""
+    return new_person("person")
+
+
+@pytest.fixture
+def context(page):
+    """The context of `page` (overrides pytest-playwright's, whose pages nobody watches)."""
+    return page.context
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    """Browser problems fail the test; a failing test leaves screenshots of every open page."""
+    problems = item.stash.get(PROBLEMS_KEY, None)
+    try:
+        result = yield
+    except BaseException as failure:
+        if problems is not None:
+            problems.settle()
+            found = problems.take_unexpected()
+            if found:
+                failure.add_note(BrowserProblems.describe(found))
+        _note_server_errors(item, failure)
+        _snap_open_pages(item)
+        raise
+    if problems is not None:
+        problems.settle()
+        found = problems.take_unexpected()
+        if found:
+            _snap_open_pages(item)
+            pytest.fail(BrowserProblems.describe(found) + _server_errors(item), pytrace=False)
+    return result
+
+
+def _snap_open_pages(item):
+    problems, screenshots = item.stash.get(PROBLEMS_KEY, None), item.stash.get(SCREENSHOTS_KEY, None)
+    if problems is None or screenshots is None:
+        return
+    for page, person in problems.pages.items():
+        if not page.is_closed():
+            try:
+                screenshots.snap(page, f"failure-{person}")
+            except PlaywrightError as error:  # a failed screenshot must not hide the failure
+                item.add_report_section("call", "screenshot", f"no failure screenshot of {person}: {error}")
+
+
+def _server_errors(item):
+    """What Daphne and Celery logged during this test, if they logged a traceback or an error."""
+    quoted = ""
+    for log_path, start in item.stash.get(SITE_LOGS_KEY, {}).items():
+        with open(log_path, errors="replace") as log:
+            log.seek(start)
+            text = log.read()
+        if "Traceback" in text or "ERROR" in text:
+            quoted += f"\nThe server logged ({log_path}):\n{text[-4000:]}"
+    return quoted
+
+
+def _note_server_errors(item, failure):
+    text = _server_errors(item)
+    if text:
+        failure.add_note(text)

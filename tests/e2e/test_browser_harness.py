@@ -1,0 +1,92 @@
+"""The browser-test harness itself: the served site shares the test database, a
+test's settings reach the server, and the checks that fail scenarios do catch
+what they are meant to catch."""
+
+import pytest
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from playwright.sync_api import expect
+
+from e2e.layout import PHONE, assert_nothing_cut_off, find_cut_off
+from e2e.site_server import clear_site_cache
+
+
+def test_served_site_reads_what_the_test_wrote_and_the_test_reads_what_it_wrote(page, snap):
+    user = get_user_model().objects.create_superuser("nino", "nino@example.com", "a-long-secret-9")
+    assert user.last_login is None
+
+    page.goto("/admin/login/")
+    page.locator("#id_username").fill("nino")
+    page.locator("#id_password").fill("a-long-secret-9")
+    page.locator("[type=submit]").click()
+    expect(page.locator("#user-tools")).to_contain_text("nino")
+    snap(page, "logged-in-to-admin")
+
+    user.refresh_from_db()
+    assert user.last_login is not None
+
+
+@pytest.mark.site_settings(CSRF_COOKIE_NAME="e2e_csrf", DISCONNECT_GRACE_SECONDS=2)
+def test_site_settings_marker_reaches_the_server_and_the_test(page):
+    page.goto("/ka/")  # the language form carries a CSRF token, so the cookie is set
+    cookie_names = {cookie["name"] for cookie in page.context.cookies()}
+    assert "e2e_csrf" in cookie_names and "csrftoken" not in cookie_names
+    assert settings.DISCONNECT_GRACE_SECONDS == 2
+
+
+def test_clearing_the_cache_between_tests_leaves_the_servers_redis_keys_alone(live_site):
+    from django.core.cache import cache
+
+    cache.set("left-by-an-earlier-test", 1)
+    redis = cache._cache.get_client(write=True)  # the database Celery and the channel layer use too
+    redis.set("not-a-cache-key", 1)
+    clear_site_cache()
+    assert cache.get("left-by-an-earlier-test") is None
+    assert redis.exists("not-a-cache-key")
+    assert redis.exists("_kombu.binding.celery"), "the running Celery worker's queue binding was wiped"
+    redis.delete("not-a-cache-key")
+
+
+def test_console_errors_script_errors_failed_requests_and_error_answers_are_caught(page, browser_problems):
+    page.goto("/ka/")
+    with browser_problems.expected(r"console error: boom"):
+        page.evaluate("console.error('boom')")
+    with browser_problems.expected(r"uncaught script error: .*kaboom"):
+        page.add_script_tag(content="throw new Error('kaboom')")
+    with browser_problems.expected(r"127\.0\.0\.1:1/"):
+        page.evaluate("fetch('http://127.0.0.1:1/').catch(() => null)")
+    with browser_problems.expected(r"404 .*no-such-page"):
+        page.goto("/ka/no-such-page/")
+    with pytest.raises(AssertionError, match="none happened"), browser_problems.expected(r"never"):
+        page.goto("/ka/")
+
+
+def add_to_main(page, html):
+    page.evaluate("(html) => document.querySelector('main').insertAdjacentHTML('beforeend', html)", html)
+
+
+def test_cut_off_check_catches_sideways_scrolling_and_clipped_content(new_person):
+    phone = new_person("phone", **PHONE)
+    phone.goto("/ka/")
+    assert find_cut_off(phone) == []
+
+    # A wide table in a box that scrolls by itself: cut off, unless the test allows that box.
+    add_to_main(
+        phone,
+        '<div class="scroller" style="overflow-x:auto">'
+        '<div id="wide-sheet" style="width:500px">sheet</div></div>',
+    )
+    with pytest.raises(AssertionError, match="div#wide-sheet"):
+        assert_nothing_cut_off(phone)
+    assert_nothing_cut_off(phone, allow=[".scroller"])
+
+    add_to_main(
+        phone,
+        '<div id="too-wide" style="width:500px">wide</div>'
+        '<p id="clipped" style="overflow:hidden; white-space:nowrap; width:100px">'
+        "far too long for a hundred pixels</p>",
+    )
+    found = "\n".join(find_cut_off(phone, allow=[".scroller"]))
+    assert "the page scrolls sideways" in found
+    assert "div#too-wide" in found
+    assert "p#clipped" in found and "hides part of its content" in found
