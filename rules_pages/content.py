@@ -73,6 +73,7 @@ def content_path(lang, slug):
 
 
 def split_front_matter(text, where):
+    """(front matter dict, body, number of lines before the body)."""
     lines = text.split("\n")
     if not lines or lines[0].strip() != "---":
         raise ContentError(f"{where}: a content file starts with front matter between '---' lines")
@@ -91,7 +92,7 @@ def split_front_matter(text, where):
     for key in ("title", "description"):
         if not meta.get(key):
             raise ContentError(f"{where}: front matter needs a non-empty {key!r}")
-    return meta, "\n".join(lines[end + 1:])
+    return meta, "\n".join(lines[end + 1:]), end + 1
 
 
 # --- Markdown extensions -------------------------------------------------------------
@@ -123,18 +124,19 @@ class CardMarks(InlineProcessor):
 class ExampleBlocks(Preprocessor):
     """Fenced ```example blocks -> example boxes; the parsed examples are kept on the page."""
 
-    def __init__(self, md, where, examples, slug):
+    def __init__(self, md, where, examples, slug, line_offset):
         super().__init__(md)
         self.where = where
         self.examples = examples
         self.slug = slug
+        self.line_offset = line_offset  # lines of front matter, so errors name the file's line
 
     def run(self, lines):
         out, block, start = [], None, 0
         for number, line in enumerate(lines, 1):
             if block is None:
                 if line.strip() == "```example":
-                    block, start = [], number
+                    block, start = [], number + self.line_offset
                 else:
                     out.append(line)
             elif line.strip() == "```":
@@ -173,15 +175,16 @@ class TableWrapper(Treeprocessor):
 
 
 class RulesContent(Extension):
-    def __init__(self, where, examples, slug):
+    def __init__(self, where, examples, slug, line_offset=0):
         super().__init__()
         self.where = where
         self.examples = examples
         self.slug = slug
+        self.line_offset = line_offset
 
     def extendMarkdown(self, md):  # noqa: N802 - Markdown's API
         # Before fenced_code (25) so ```example is ours; after whitespace normalising (30).
-        md.preprocessors.register(ExampleBlocks(md, self.where, self.examples, self.slug), "rules_examples", 28)
+        md.preprocessors.register(ExampleBlocks(md, self.where, self.examples, self.slug, self.line_offset), "rules_examples", 28)
         # Ahead of links (160) so "[[" is never read as a link.
         md.inlinePatterns.register(CardMarks(md, self.where), "rules_cards", 175)
         md.treeprocessors.register(TableWrapper(md), "rules_tables", 1)
@@ -282,7 +285,7 @@ def _toc(tokens):
 
 
 def render_source(text, lang, where, slug=""):
-    meta, body = split_front_matter(text, where)
+    meta, body, line_offset = split_front_matter(text, where)
     for number, line in enumerate(body.split("\n"), 1):
         if re.match(r"^#{2,3} ", line) and not HEADING_ID.match(line):
             raise ContentError(f"{where}: heading {line.strip()!r} needs an id like {{#scoring}}")
@@ -297,7 +300,7 @@ def render_source(text, lang, where, slug=""):
                     toc_depth="2-3", permalink="#", permalink_class="anchor",
                     permalink_title=translation.gettext("Link to this section"),
                 ),
-                RulesContent(where, examples, slug),
+                RulesContent(where, examples, slug, line_offset),
             ],
         )
         html = md.convert(body)

@@ -129,6 +129,7 @@ def _int(value, name, low, high):
 
 
 def _choice(value, name, choices):
+    choices = tuple(choices)
     if value not in choices:
         raise ExampleError(f"'{name}' must be one of {', '.join(map(str, choices))}, got {value!r}")
     return value
