@@ -41,3 +41,14 @@ def _coin_ledger_stays_sound(request):
 
     problems = find_problems()
     assert not problems, "coin ledger unsound after the test:\n" + "\n".join(problems)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_channel_layer():
+    """channels_redis binds its connections and locks to the event loop that first
+    used them; each async test runs in a loop of its own, so give each a new layer."""
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()
