@@ -1,6 +1,6 @@
 """The staff actions: what each is called, who may do it, when it applies, what it does."""
 
-from django.utils.translation import gettext as _gettext, gettext_lazy as _
+from django.utils.translation import gettext, gettext_lazy as _
 
 from games.models import MatchStatus, TableStatus
 
@@ -12,36 +12,36 @@ from .base import StaffAction
 
 def _table_not_open(table):
     if table.status != TableStatus.OPEN:
-        return _gettext("Not waiting for players (%(status)s).") % {"status": table.get_status_display()}
+        return gettext("Not waiting for players (%(status)s).") % {"status": table.get_status_display()}
     return None
 
 
 def _match_not_running(match):
     if match.status != MatchStatus.RUNNING:
-        return _gettext("Not running (%(status)s).") % {"status": match.get_status_display()}
+        return gettext("Not running (%(status)s).") % {"status": match.get_status_display()}
     return None
 
 
 def _seat_not_kickable(seat):
     if seat.player_id is None:
-        return _gettext("Nobody sits here.")
+        return gettext("Nobody sits here.")
     return _table_not_open(seat.table)
 
 
 def _not_bannable(user):
     if user.is_staff or user.is_superuser:
-        return _gettext("A staff account.")
+        return gettext("A staff account.")
     if active_ban(user) is not None:
-        return _gettext("Already banned.")
+        return gettext("Already banned.")
     return None
 
 
 def _not_banned(user):
-    return None if active_ban(user) is not None else _gettext("Not banned.")
+    return None if active_ban(user) is not None else gettext("Not banned.")
 
 
 def _ban_not_active(ban):
-    return None if ban.is_active else _gettext("This ban is no longer in force.")
+    return None if ban.is_active else gettext("This ban is no longer in force.")
 
 
 CLOSE_TABLE = StaffAction(
@@ -109,7 +109,7 @@ ADJUST_WALLET = StaffAction(
     label=_("Adjust the wallet"),
     permission="adjust_wallet",
     form_class=AdjustWalletForm,
-    refusal=lambda wallet: None if wallet.user_id else _gettext("Its owner has deleted their account."),
+    refusal=lambda wallet: None if wallet.user_id else gettext("Its owner has deleted their account."),
     explanation=_("A new ledger entry moves the coins: issued from the mint, or taken back to it. "
                   "No balance is edited."),
     perform=lambda wallet, form, actor: services.adjust_wallet(wallet.pk, form.cleaned_data["amount"],
