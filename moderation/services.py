@@ -173,10 +173,9 @@ def _leave_tables(user):
 
 
 def end_sessions(user):
-    """Delete every session the user is logged in with; returns how many.
-    (The ban-aware authentication backends refuse a banned user's session
-    anyway; deleting them also ends the ones kept by other session engines'
-    clients that never come back.)"""
+    """Delete every stored session the user is logged in with; returns how many.
+    Sessions live in the database (Django's default engine). Whatever the
+    engine, the ban-aware backends refuse the session on its next request."""
     ended = []
     for session in Session.objects.filter(expire_date__gt=timezone.now()).iterator():
         if session.get_decoded().get("_auth_user_id") == str(user.pk):
