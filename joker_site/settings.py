@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "coins",
     "games",
     "rules_pages",
+    "moderation",
 ]
 
 MIDDLEWARE = [
@@ -156,10 +157,12 @@ if REDIS_URL:
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 6 * 3600}
 
 # --- Auth (django-allauth) ------------------------------------------------------
+# Django's and allauth's backends, refusing users with a ban in force (moderation/auth.py).
 AUTHENTICATION_BACKENDS = [
-    "django.contrib.auth.backends.ModelBackend",
-    "allauth.account.auth_backends.AuthenticationBackend",
+    "moderation.auth.ModelBackend",
+    "moderation.auth.AuthenticationBackend",
 ]
+ACCOUNT_ADAPTER = "moderation.auth.AccountAdapter"
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
