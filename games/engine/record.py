@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 
-from .actions import action_from_record
 from .classic import ClassicOptions, ClassicState
 from .common import Phase
 from .errors import IllegalAction, InvalidOptions, RecordError
@@ -104,12 +103,12 @@ def state_from_record(doc):
                 state.deal(deal["hands"], deal["columns"])
         except IllegalAction as e:
             raise _refuse(e.code, e.message, deal=i, **e.params) from None
-        apply = state.apply
-        for j, rec in enumerate(actions):
-            try:
-                apply(action_from_record(rec))
-            except IllegalAction as e:
-                raise _refuse(e.code, e.message, deal=i, action=j, **e.params) from None
+        try:
+            state.apply_records(actions)
+        except IllegalAction as e:
+            params = dict(e.params)
+            j = params.pop("index")
+            raise _refuse(e.code, e.message, deal=i, action=j, **params) from None
         if i < len(deals) - 1 and state.deal_index == i:
             raise _refuse("deal_incomplete", "only the last deal may stop before its end", deal=i, action=len(actions))
     if end is not None:
