@@ -558,13 +558,14 @@ class ClassicState:
         raise IllegalAction("invalid_action", f"not an action: {action!r}")
 
     def _not_your_turn(self, seat) -> IllegalAction:
-        return IllegalAction("not_your_turn", f"it is seat {self.to_act}'s turn", seat=seat, to_act=self.to_act)
+        shown = seat if type(seat) is int else repr(seat)
+        return IllegalAction("not_your_turn", f"it is seat {self.to_act}'s turn, not {shown}", seat=shown, to_act=self.to_act)
 
     def _check_trump(self, action: ChooseTrump):
         if self.phase is not P_TRUMP:
             raise self._phase_error(action)
         seat = action.seat
-        if seat != self.to_act:
+        if seat != self.to_act or type(seat) is not int:
             raise self._not_your_turn(seat)
         return seat, trump_from_public(action.suit)
 
@@ -572,7 +573,7 @@ class ClassicState:
         if self.phase is not P_BID:
             raise self._phase_error(action)
         seat, n = action
-        if seat != self.to_act:
+        if seat != self.to_act or type(seat) is not int:
             raise self._not_your_turn(seat)
         cards = self._cards
         if type(n) is not int or not 0 <= n <= cards:
@@ -585,7 +586,7 @@ class ClassicState:
         if self.phase is not P_PLAY:
             raise self._phase_error(action)
         seat, name, joker, suit_name = action
-        if seat != self.to_act:
+        if seat != self.to_act or type(seat) is not int:
             raise self._not_your_turn(seat)
         card = CARD_INDEX.get(name, -1) if type(name) is str else -1
         if card < 0:
@@ -635,7 +636,7 @@ class ClassicState:
         A joker appears once per variant: take/discard and, when leading, each
         named suit.
         """
-        if seat != self.to_act or seat is None:
+        if seat != self.to_act or type(seat) is not int:
             return []
         phase = self.phase
         if phase is P_PLAY:
@@ -896,8 +897,9 @@ class ClassicState:
                     own = mask_to_cards(self.hands[seat])
         legal = [a.to_record() for a in self.legal_actions(seat)] if seat is not None else []
         last = None
-        if self.last_trick is not None and in_deal:
-            last = {"cards": trick_to_public(self.last_trick[0]), "winner": self.last_trick[1]}
+        finished_trick = self.last_trick
+        if finished_trick is not None:
+            last = {"cards": trick_to_public(finished_trick[0]), "winner": finished_trick[1]}
         return {
             "variant": "classic",
             "seat": seat,

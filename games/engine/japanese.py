@@ -358,6 +358,10 @@ class JapaneseState:
             action=type(action).__name__,
         )
 
+    def _not_your_turn(self, seat) -> IllegalAction:
+        shown = seat if type(seat) is int else repr(seat)
+        return IllegalAction("not_your_turn", f"it is seat {self.to_act}'s turn, not {shown}", seat=shown, to_act=self.to_act)
+
     def _check(self, action):
         kind = type(action)
         if kind is Play:
@@ -366,8 +370,8 @@ class JapaneseState:
             if self.phase is not P_TRUMP:
                 raise self._phase_error(action)
             seat = action.seat
-            if seat != self.to_act:
-                raise IllegalAction("not_your_turn", f"it is seat {self.to_act}'s turn", seat=seat, to_act=self.to_act)
+            if seat != self.to_act or type(seat) is not int:
+                raise self._not_your_turn(seat)
             return seat, trump_from_public(action.suit)
         if self.phase is P_OVER:
             raise IllegalAction("game_over", "the match is over")
@@ -379,8 +383,8 @@ class JapaneseState:
         if self.phase is not P_PLAY:
             raise self._phase_error(action)
         seat, name, joker, suit_name = action
-        if seat != self.to_act:
-            raise IllegalAction("not_your_turn", f"it is seat {self.to_act}'s turn", seat=seat, to_act=self.to_act)
+        if seat != self.to_act or type(seat) is not int:
+            raise self._not_your_turn(seat)
         card = card_index(name)
         if card < 0:
             raise IllegalAction("unknown_card", f"{name!r} is not a card", card=repr(name))
@@ -420,7 +424,7 @@ class JapaneseState:
 
     def legal_actions(self, seat: int) -> list:
         """Every legal action of ``seat`` now; a leading joker once per named suit."""
-        if seat != self.to_act or seat is None:
+        if seat != self.to_act or type(seat) is not int:
             return []
         if self.phase is P_PLAY:
             leading = not self._pos
@@ -634,8 +638,9 @@ class JapaneseState:
             ]
         legal = [a.to_record() for a in self.legal_actions(seat)] if seat is not None else []
         last = None
-        if self.last_trick is not None and in_deal:
-            last = {"cards": trick_to_public(self.last_trick[0]), "winner": self.last_trick[1]}
+        finished_trick = self.last_trick
+        if finished_trick is not None:
+            last = {"cards": trick_to_public(finished_trick[0]), "winner": finished_trick[1]}
         return {
             "variant": "japanese",
             "seat": seat,
