@@ -541,7 +541,7 @@ class ClassicState:
             "wrong_phase",
             f"{type(action).__name__} is not possible now (phase: {self.phase.value})",
             phase=self.phase.value,
-            action=type(action).__name__,
+            kind=type(action).__name__,
         )
 
     def _check(self, action):

@@ -355,7 +355,7 @@ class JapaneseState:
             "wrong_phase",
             f"{type(action).__name__} is not possible now (phase: {self.phase.value})",
             phase=self.phase.value,
-            action=type(action).__name__,
+            kind=type(action).__name__,
         )
 
     def _not_your_turn(self, seat) -> IllegalAction:
