@@ -1,6 +1,9 @@
 """Matches for the replay and fairness tests, made and played through the real services."""
 
 import random
+from contextlib import contextmanager
+
+from django.db import transaction
 
 from games.models import Match, MatchStatus
 from games.services import tables as table_service
@@ -42,3 +45,13 @@ def finished_match(variant="japanese", names=("tamar", "levan"), seed=5, **optio
     match = play_moves(match, random.Random(seed))
     assert match.status == MatchStatus.FINISHED
     return match, players
+
+
+@contextmanager
+def kept_for_the_module(django_db_blocker):
+    """Data made once for a test module (a whole match takes seconds to play): made in a
+    transaction the module's tests run inside (each in its own savepoint) and rolled back
+    when the module is done, so nothing leaks into other tests."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        yield
+        transaction.set_rollback(True)
