@@ -31,7 +31,7 @@ from accounts.players import player_for_request
 
 from . import fairness
 from .match_views import _score_rows
-from .models import Match, MatchStatus, Seat, Table, Visibility
+from .models import Match, MatchStatus, Seat, Table, Variant, Visibility
 from .replay import deal_starts, position_at, step_places
 from .services.tables import can_see
 
@@ -236,8 +236,8 @@ def history_rows(matches) -> list[dict]:
             result = "playing"
         elif match.status == MatchStatus.ABORTED:
             result = "aborted"
-        elif match.my_left is not None:
-            result = "left"
+        elif match.my_left is not None and match.table.variant == Variant.CLASSIC:
+            result = "left"  # a bot played the seat on (a Japanese player who leaves has simply lost)
         else:
             result = "won" if match.my_seat in (match.winners or []) else "lost"
         rows.append({
