@@ -2,9 +2,9 @@
 
 API::
 
-    choose_action(state, seat, rng=None) -> ChooseTrump | Bid | Play   # one of state.legal_actions(seat)
+    choose_action(state, seat, rng=None, effort=1.0) -> ChooseTrump | Bid | Play   # one of state.legal_actions(seat)
     observe(state, seat) -> ClassicObservation | JapaneseObservation   # all the bot may know
-    decide(observation, rng=None) -> action                            # the decision, from that alone
+    decide(observation, rng=None, effort=1.0) -> action                # the decision, from that alone
 
 ``rng`` is any ``random.Random``-like object; without one the bot seeds its
 own from public facts of the position, so a position always gets the same
@@ -150,15 +150,19 @@ def observe(state, seat: int):
     )
 
 
-def choose_action(state, seat: int, rng=None):
-    """The bot's move for ``seat``, which must be the seat to act: one of ``state.legal_actions(seat)``."""
+def choose_action(state, seat: int, rng=None, effort: float = 1.0):
+    """The bot's move for ``seat``, which must be the seat to act: one of ``state.legal_actions(seat)``.
+
+    ``effort`` scales how many playouts a classic decision may spend (1.0: the
+    full budget, well under 50 ms; less for a faster, weaker move).
+    """
     obs = observe(state, seat)
     if not obs.legal:
         raise ValueError(f"seat {seat} has no move now (to act: {state.to_act})")
-    return decide(obs, rng)
+    return decide(obs, rng, effort)
 
 
-def decide(obs, rng=None):
+def decide(obs, rng=None, effort: float = 1.0):
     """The bot's decision from an observation alone."""
     legal = obs.legal
     if len(legal) == 1:
@@ -168,7 +172,7 @@ def decide(obs, rng=None):
     if obs.phase == "trump":
         action = ChooseTrump(obs.seat, choose_trump(obs.hand))
     elif isinstance(obs, ClassicObservation):
-        action = bot_classic.choose_action(obs, rng)
+        action = bot_classic.choose_action(obs, rng, effort)
     else:
         action = bot_japanese.choose_play(obs, rng)
     if action not in legal:  # a safety net; the tests make sure it is never needed

@@ -418,7 +418,7 @@ def _rationality(me: int) -> list[float]:
     return r
 
 
-def choose_bid(obs, rng) -> int:
+def choose_bid(obs, rng, effort: float = 1.0) -> int:
     legal_bids = [a.n for a in obs.legal]
     if len(legal_bids) == 1:
         return legal_bids[0]
@@ -453,7 +453,7 @@ def choose_bid(obs, rng) -> int:
         taken = playout(list(hands), trump, None, leader, n, [0, 0, 0, 0], bids, NORMAL, iter(stream).__next__, rational)
         return deal_value(NORMAL, cand, taken[me], n, khishti)
 
-    return _best_by_playouts(legal_bids, sample, run, steps, BID_BUDGET, tie_key=lambda b: -abs(b - n / 4.0))
+    return _best_by_playouts(legal_bids, sample, run, steps, BID_BUDGET, lambda b: -abs(b - n / 4.0), effort)
 
 
 def _random_stream(rng, steps: int) -> list[float]:
@@ -467,10 +467,12 @@ def _random_stream(rng, steps: int) -> list[float]:
 PLAYOUT_OVERHEAD = 6
 
 
-def _best_by_playouts(candidates, sample, run, steps, budget, tie_key):
+def _best_by_playouts(candidates, sample, run, steps, budget, tie_key, effort=1.0):
     """The candidate with the best mean playout score (a first round on all, a second on the best few)."""
     cost = steps + PLAYOUT_OVERHEAD
-    first = max(MIN_SAMPLES, min(MAX_SAMPLES, budget // 2 // (cost * len(candidates))))
+    budget = int(budget * effort)
+    least = max(1, round(MIN_SAMPLES * min(1.0, effort)))
+    first = max(least, min(MAX_SAMPLES, budget // 2 // (cost * len(candidates))))
     totals = {c: 0.0 for c in candidates}
     counts = {c: 0 for c in candidates}
     for _ in range(first):
@@ -485,7 +487,7 @@ def _best_by_playouts(candidates, sample, run, steps, budget, tie_key):
     ranked = sorted(candidates, key=lambda c: (mean(c), tie_key(c)), reverse=True)
     finalists = ranked[:FINALISTS]
     if len(finalists) > 1:
-        second = max(MIN_SAMPLES, min(MAX_SAMPLES, budget // 2 // (cost * len(finalists))))
+        second = max(least, min(MAX_SAMPLES, budget // 2 // (cost * len(finalists))))
         for _ in range(second):
             drawn = sample()
             for c in finalists:
@@ -528,7 +530,7 @@ def _distinct_plays(obs, know: ClassicKnowledge) -> list[tuple[int, int, int]]:
     return plays
 
 
-def choose_play(obs, rng):
+def choose_play(obs, rng, effort: float = 1.0):
     know = ClassicKnowledge(obs)
     me = obs.seat
     trump = know.trump
@@ -573,7 +575,7 @@ def choose_play(obs, rng):
             taken = playout(hs, trump, cur, leader, tricks_left, list(taken0), bids, kind, rnd, rational)
         return deal_value(kind, bids[me], taken[me], n, obs.khishti)
 
-    best = _best_by_playouts(candidates, sample, run, max(1, steps), PLAY_BUDGET, tie_key=_tie_key)
+    best = _best_by_playouts(candidates, sample, run, max(1, steps), PLAY_BUDGET, _tie_key, effort)
     return _as_action(me, best)
 
 
@@ -588,8 +590,8 @@ def _as_action(seat: int, cand) -> Play:
     return Play(seat, NAMES[card], MODE_NAME[mode], SUITS[named] if named >= 0 else None)
 
 
-def choose_action(obs, rng):
+def choose_action(obs, rng, effort: float = 1.0):
     """Bid or card for a classic observation (the trump choice is bot_common.choose_trump)."""
     if obs.phase == "bid":
-        return Bid(obs.seat, choose_bid(obs, rng))
-    return choose_play(obs, rng)
+        return Bid(obs.seat, choose_bid(obs, rng, effort))
+    return choose_play(obs, rng, effort)
