@@ -68,7 +68,7 @@ class JapaneseObservation:
     trump: int | None
     hand: int
     face_up: list[int]  # both seats' face-up column cards, masks
-    columns_left: list[int]  # live columns per seat (each hides one face-down card)
+    columns: list[list[int]]  # per seat, the face-up card of each live column (each hides a face-down card)
     hand_counts: list[int]
     first_card_played: list[bool]
     taken: list[int]
@@ -139,7 +139,7 @@ def observe(state, seat: int):
         trump=trump_index(view["trump"]),
         hand=mask_of(view["hand"]),
         face_up=[mask_of(col["up"] for col in columns[s] if col) for s in (0, 1)],
-        columns_left=[sum(1 for col in columns[s] if col) for s in (0, 1)],
+        columns=[[INDEX[col["up"]] for col in columns[s] if col] for s in (0, 1)],
         hand_counts=list(view["hand_counts"]),
         first_card_played=list(view["first_card_played"]),
         taken=list(view["tricks_taken"]),
@@ -153,8 +153,8 @@ def observe(state, seat: int):
 def choose_action(state, seat: int, rng=None, effort: float = 1.0):
     """The bot's move for ``seat``, which must be the seat to act: one of ``state.legal_actions(seat)``.
 
-    ``effort`` scales how many playouts a classic decision may spend (1.0: the
-    full budget, well under 50 ms; less for a faster, weaker move).
+    ``effort`` scales how many playouts a decision may spend (1.0: the full
+    budget, well under 50 ms; less for a faster, weaker move).
     """
     obs = observe(state, seat)
     if not obs.legal:
@@ -174,7 +174,7 @@ def decide(obs, rng=None, effort: float = 1.0):
     elif isinstance(obs, ClassicObservation):
         action = bot_classic.choose_action(obs, rng, effort)
     else:
-        action = bot_japanese.choose_play(obs, rng)
+        action = bot_japanese.choose_play(obs, rng, effort)
     if action not in legal:  # a safety net; the tests make sure it is never needed
         return legal[0]
     return action

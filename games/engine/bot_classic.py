@@ -68,6 +68,7 @@ BID_BUDGET = 5000
 MIN_SAMPLES = 6
 MAX_SAMPLES = 100
 FINALISTS = 3
+RESERVE_JOKERS = True
 
 
 def deal_value(kind: str, bid, took: int, cards: int, khishti) -> int:
@@ -91,7 +92,9 @@ def deal_value(kind: str, bid, took: int, cards: int, khishti) -> int:
 
 
 class ClassicKnowledge:
-    __slots__ = ("seat", "trump", "trump_mask", "played", "out", "excluded", "counts", "opponents", "opp_cards")
+    __slots__ = (
+        "seat", "trump", "trump_mask", "played", "out", "excluded", "counts", "opponents", "opp_cards", "_groups"
+    )
 
     def __init__(self, obs):
         self.seat = obs.seat
@@ -131,45 +134,51 @@ class ClassicKnowledge:
         self.counts = counts
         self.opponents = [s for s in range(4) if s != obs.seat]
         self.opp_cards = sum(counts)
+        # Unseen cards grouped by the opponents that may hold them, most constrained groups first.
+        groups = {}
+        for c in bits(self.out):
+            allowed = tuple(s for s in self.opponents if counts[s] and not excluded[s] >> c & 1)
+            groups.setdefault(allowed, []).append(c)
+        self._groups = sorted(groups.items(), key=lambda item: len(item[0]))
 
     def sample(self, rng) -> list[int]:
         """The opponents' hands in one random deal of the unseen cards that fits what is known."""
-        cards = bits(self.out)
-        rng.shuffle(cards)
         hands = [0, 0, 0, 0]
-        excluded = self.excluded
-        opponents = self.opponents
-        out = self.out
-        if not any(excluded[s] & out for s in opponents):
+        groups = self._groups
+        if len(groups) == 1 and len(groups[0][0]) == len(self.opponents):  # nothing known: deal in order
+            cards = list(groups[0][1])
+            rng.shuffle(cards)
             pos = 0
-            for s in opponents:
+            for s in self.opponents:
                 n = self.counts[s]
                 for c in cards[pos : pos + n]:
                     hands[s] |= 1 << c
                 pos += n
             return hands
         room = list(self.counts)
-        pile = len(cards) - self.opp_cards
-        # Place the most constrained cards first.
-        cards.sort(key=lambda c: sum(1 for s in opponents if not excluded[s] >> c & 1))
+        pile = self.out.bit_count() - self.opp_cards  # undealt cards (deals of 1-8 cards)
         random = rng.random
-        for c in cards:
-            allowed = [s for s in opponents if room[s] and not excluded[s] >> c & 1]
-            total = pile + sum(room[s] for s in allowed)
-            if total <= 0:  # no consistent place left (rare): anywhere there is room
-                allowed = [s for s in opponents if room[s]]
-                total = sum(room[s] for s in allowed)
-                if total <= 0:
-                    continue
-            r = random() * total
-            for s in allowed:
-                r -= room[s]
-                if r < 0:
-                    hands[s] |= 1 << c
-                    room[s] -= 1
-                    break
-            else:
-                pile -= 1
+        for allowed, cards in groups:
+            cards = list(cards)
+            rng.shuffle(cards)
+            for c in cards:
+                total = pile
+                for s in allowed:
+                    total += room[s]
+                if total <= 0:  # no consistent place left (rare): anywhere there is room
+                    allowed = tuple(s for s in self.opponents if room[s])
+                    total = sum(room[s] for s in allowed)
+                    if total <= 0:
+                        continue
+                r = random() * total
+                for s in allowed:
+                    r -= room[s]
+                    if r < 0:
+                        hands[s] |= 1 << c
+                        room[s] -= 1
+                        break
+                else:
+                    pile -= 1
         return hands
 
 
@@ -273,8 +282,8 @@ def _choose_lead(hand: int, seat: int, hands, trump: int, trump_mask: int, want:
     return joker, M_DISCARD, named
 
 
-def _choose_follow(hand, seat, hands, pos, led, must_high, win_key, win_card, trump, trump_mask, want):
-    """(card, mode) the policy plays on a trick already led."""
+def _choose_follow(hand, seat, hands, pos, led, must_high, win_key, win_card, trump, trump_mask, want, keep=0):
+    """(card, mode) the policy plays on a trick already led; ``keep`` jokers are saved for later."""
     legal = legal_follow(hand, led, must_high, trump_mask)
     beat = beaters(legal, win_key, win_card, led, trump_mask)
     plain_beat = beat & ~JOKERS
@@ -285,18 +294,29 @@ def _choose_follow(hand, seat, hands, pos, led, must_high, win_key, win_card, tr
                 in_suit = plain_beat & SUIT_MASK[led]
                 pick = in_suit or plain_beat
                 return (pick & -pick).bit_length() - 1, 0
-            # The lowest card that nobody still to play can beat.
-            for c in bits(plain_beat & SUIT_MASK[led]) + bits(plain_beat & trump_mask & ~SUIT_MASK[led]):
-                key = 200 + c if c // 9 == trump else 100 + c
-                safe = True
-                for k in range(1, 5 - pos):
-                    s = (seat + k) & 3
-                    their = legal_follow(hands[s], led, must_high, trump_mask)
-                    if beaters(their, key, c, led, trump_mask) & ~JOKERS:
-                        safe = False
-                        break
-                if safe:
-                    return c, 0
+            # The lowest card that beats the best ordinary card anybody still to play could answer with.
+            threat = -1
+            for k in range(1, 5 - pos):
+                their = legal_follow(hands[(seat + k) & 3], led, must_high, trump_mask)
+                trumps = their & trump_mask
+                if trumps:
+                    key = 200 + trumps.bit_length() - 1
+                else:
+                    in_suit = their & SUIT_MASK[led]
+                    key = 100 + in_suit.bit_length() - 1 if in_suit else -1
+                if key > threat:
+                    threat = key
+            if threat < 200:
+                above = plain_beat & SUIT_MASK[led] & ~((1 << (threat - 99)) - 1) if threat >= 100 else plain_beat & SUIT_MASK[led]
+                if above:
+                    return (above & -above).bit_length() - 1, 0
+                trumps = plain_beat & trump_mask
+                if trumps:
+                    return (trumps & -trumps).bit_length() - 1, 0
+            else:
+                trumps = plain_beat & trump_mask & ~((1 << (threat - 199)) - 1)
+                if trumps:
+                    return (trumps & -trumps).bit_length() - 1, 0
             if jokers:
                 return (jokers & -jokers).bit_length() - 1, M_TAKE
             return highest_rank(plain_beat, trump_mask), 0
@@ -306,7 +326,7 @@ def _choose_follow(hand, seat, hands, pos, led, must_high, win_key, win_card, tr
     safe = legal & ~beat & ~JOKERS
     if safe:
         return highest_rank(safe, trump_mask), 0
-    if jokers:
+    if jokers and (jokers.bit_count() > keep or not plain_beat):
         return (jokers & -jokers).bit_length() - 1, M_DISCARD
     if pos == 4:  # the trick is ours whatever we play: get rid of the biggest card
         return highest_rank(plain_beat, trump_mask), 0
@@ -348,28 +368,40 @@ def playout(hands, trump, trick, leader, tricks_left, taken, bids, kind, rnd, ra
             pos = 1
         while pos <= 4:
             hand = hands[seat]
+            keep = 0
             if golden:
                 want = True
             elif misere:
                 want = False
             else:
-                want = taken[seat] != bids[seat]
-            purposeful = rnd() < rational[seat]
+                need = bids[seat] - taken[seat]
+                want = need != 0
+                if need > 0 and RESERVE_JOKERS and need < tricks_left and need <= (hand & JOKERS).bit_count():
+                    # The jokers alone can make the bid: duck now and keep them for the end.
+                    want = False
+                    keep = need
             if pos == 1:
-                if purposeful:
+                if rnd() < rational[seat]:
                     c, m, named = _choose_lead(hand, seat, hands, trump, trump_mask, want)
                 else:
                     c, m, named = _random_card(hand, True, rnd)
                 led, must_high, win_key = lead_key(c, m, named, trump)
                 win_card, win_seat = c, seat
             else:
-                if purposeful:
+                if rnd() < rational[seat]:
                     c, m = _choose_follow(
-                        hand, seat, hands, pos, led, must_high, win_key, win_card, trump, trump_mask, want
+                        hand, seat, hands, pos, led, must_high, win_key, win_card, trump, trump_mask, want, keep
                     )
                 else:
-                    c, m, _ = _random_card(legal_follow(hand, led, must_high, trump_mask), False, rnd)
-                k = card_key(c, m, pos, trump, led)
+                    cards = bits(legal_follow(hand, led, must_high, trump_mask))
+                    c = cards[int(rnd() * len(cards))]
+                    m = (M_TAKE if rnd() < 0.5 else M_DISCARD) if c == X1 or c == X2 else 0
+                # The card's strength in the trick (card_key, inlined: this is the hottest loop).
+                if c == X1 or c == X2:
+                    k = 1000 + pos if m == M_TAKE else -1
+                else:
+                    suit = c // 9
+                    k = 200 + c if suit == trump else 100 + c if suit == led else -1
                 if k > win_key:
                     win_key, win_card, win_seat = k, c, seat
             hands[seat] = hand ^ (1 << c)
