@@ -6,7 +6,16 @@ import random
 
 import pytest
 
-from games.engine import Bid, ChooseTrump, ClassicState, Phase, Play, action_from_record, full_deck, play_random
+from games.engine import (
+    Bid,
+    ChooseTrump,
+    ClassicState,
+    Phase,
+    Play,
+    action_from_record,
+    full_deck,
+    play_random,
+)
 from games.engine.bot import choose_action
 
 SEEDS = range(5)
@@ -131,14 +140,24 @@ def test_bot_bids_blind_in_the_dark_pulka():
 
 # --- play --------------------------------------------------------------------------------------------
 
+
 def _four_card_deal(bot_bid):
     """Deal 4 (four cards each, trump hearts, none held). Seat 1 takes the first trick with AS and
     loses the second; on the third, led with TC, it holds AC (sure to win) and 8C (sure to lose)."""
-    hands = [["QS", "TC", "9D", "KD"], ["AS", "7D", "AC", "8C"], ["8S", "9C", "8D", "JC"], ["7S", "7C", "TD", "QC"]]
+    hands = [
+        ["QS", "TC", "9D", "KD"],
+        ["AS", "7D", "AC", "8C"],
+        ["8S", "9C", "8D", "JC"],
+        ["7S", "7C", "TD", "QC"],
+    ]
     bids = [1, bot_bid, 0 if bot_bid == 2 else 1, 0]
     actions = [{"seat": s, "bid": b} for s, b in enumerate(bids)]
-    actions += plays((0, "QS"), (1, "AS"), (2, "8S"), (3, "7S"), (1, "7D"), (2, "8D"), (3, "TD"), (0, "KD"), (0, "TC"))
-    state = classic(hands, trump_card="6H", game_type="standard", first_dealer=0, skip_deals=3, actions=actions)
+    actions += plays(
+        (0, "QS"), (1, "AS"), (2, "8S"), (3, "7S"), (1, "7D"), (2, "8D"), (3, "TD"), (0, "KD"), (0, "TC")
+    )
+    state = classic(
+        hands, trump_card="6H", game_type="standard", first_dealer=0, skip_deals=3, actions=actions
+    )
     assert state.to_act == 1 and state.taken[1] == 1
     return state
 
@@ -187,7 +206,9 @@ def test_bot_wins_a_trick_it_needs_with_its_cheapest_winning_card():
     hands = [["9D", "KD"], ["7D", "8S"], ["JD", "9S"], ["QD", "AD"]]
     actions = [{"seat": 0, "bid": 1}, {"seat": 1, "bid": 0}, {"seat": 2, "bid": 0}, {"seat": 3, "bid": 2}]
     actions += plays((0, "9D"), (1, "7D"), (2, "JD"))
-    state = classic(hands, trump_card="X1", game_type="standard", first_dealer=2, skip_deals=1, actions=actions)
+    state = classic(
+        hands, trump_card="X1", game_type="standard", first_dealer=2, skip_deals=1, actions=actions
+    )
     assert state.to_act == 3 and state.trump == "none"
     assert bot_moves(state) == {Play(3, "QD")}
 

@@ -26,7 +26,6 @@ from games.engine.bot import choose_action, observe
 from games.engine.errors import RecordError
 
 
-
 def random_move(state, seat, rng):
     actions = state.legal_actions(seat)
     if state.phase is not Phase.PLAY:
@@ -60,7 +59,9 @@ def _classic_rebuilt(state, seat, rng):
     slots = [(s, i) for s in range(4) if s != seat for i, c in enumerate(deal["hands"][s]) if c not in played]
     if len(slots) < 2:
         return None
-    dealt = {c for hand in deal["hands"] for c in hand} | ({deal["trump_card"]} if "trump_card" in deal else set())
+    dealt = {c for hand in deal["hands"] for c in hand} | (
+        {deal["trump_card"]} if "trump_card" in deal else set()
+    )
     pool = [deal["hands"][s][i] for s, i in slots] + [c for c in full_deck() if c not in dealt]
     for _ in range(200):
         cards = rng.sample(pool, len(slots))
@@ -82,9 +83,14 @@ def _japanese_rebuilt(state, seat, rng):
     played = _played_cards(deal)
     view = state.view(seat)
     visible = set(view["hand"]) | {col["up"] for cols in view["columns"] for col in cols if col} | played
-    slots = [("hands", s, i, None) for s in (0, 1) for i, c in enumerate(deal["hands"][s]) if c not in visible]
+    slots = [
+        ("hands", s, i, None) for s in (0, 1) for i, c in enumerate(deal["hands"][s]) if c not in visible
+    ]
     slots += [
-        ("columns", s, c, 0) for s in (0, 1) for c, col in enumerate(deal["columns"][s]) if col[0] not in visible
+        ("columns", s, c, 0)
+        for s in (0, 1)
+        for c, col in enumerate(deal["columns"][s])
+        if col[0] not in visible
     ]
     if len(slots) < 2:
         return None

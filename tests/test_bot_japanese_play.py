@@ -4,7 +4,15 @@ opponent's open column cards, and beats random play. Positions come from fixed d
 
 import random
 
-from games.engine import ChooseTrump, JapaneseState, Phase, Play, action_from_record, deal_from_deck, shuffled_deck
+from games.engine import (
+    ChooseTrump,
+    JapaneseState,
+    Phase,
+    Play,
+    action_from_record,
+    deal_from_deck,
+    shuffled_deck,
+)
 from games.engine.bot import choose_action, observe
 from games.engine.bot_common import INDEX, NAMES
 
@@ -36,7 +44,10 @@ def bot_moves(state, seeds=SEEDS):
 
 
 def test_japanese_declarer_bot_chooses_trump_from_its_strongest_suit():
-    hands = [["AH", "KH", "7C", "7S", "8S", "9S", "6D", "7D"], ["AS", "KD", "KC", "6H", "9H", "TH", "8D", "9D"]]
+    hands = [
+        ["AH", "KH", "7C", "7S", "8S", "9S", "6D", "7D"],
+        ["AS", "KD", "KC", "6H", "9H", "TH", "8D", "9D"],
+    ]
     columns = [
         [["TS", "AD"], ["JS", "7H"], ["QS", "8C"], ["KS", "9C"], ["X1", "JD"]],
         [["JH", "AC"], ["QH", "X2"], ["8H", "TC"], ["TD", "QD"], ["QC", "JC"]],
@@ -75,23 +86,27 @@ def test_japanese_bot_sees_both_players_open_columns_and_no_face_down_card():
 
 
 def test_japanese_bot_beats_random_play():
+    # Sixteen deals, new matches as needed, the bot taking each seat in turn. Card luck decides
+    # some deals (a random declarer may hold seven trumps), so the bar is a clear majority.
     rng = random.Random(4)
-    won = lost = 0
-    state = JapaneseState({"target": 31})
-    while state.deal_index < 12 and not state.is_over():
-        if state.phase is Phase.DEAL:
-            deal_from_deck(state, shuffled_deck(rng))
-            continue
-        seat = state.to_act
-        if seat == state.deal_index % 2:  # the bot takes each seat in turn
-            move = choose_action(state, seat, rng)
-        else:
-            move = rng.choice(state.legal_actions(seat))
-        before = len(state.results)
-        state.apply(move)
-        if len(state.results) > before:
-            result = state.results[-1]
-            bot = result.index % 2
-            won += result.tricks[bot] > result.tricks[1 - bot]
-            lost += result.tricks[bot] < result.tricks[1 - bot]
-    assert won >= 9 and lost <= 2
+    won = lost = deals = 0
+    while deals < 16:
+        state = JapaneseState({"target": 31, "first_declarer": deals % 2})
+        while deals < 16 and not state.is_over():
+            if state.phase is Phase.DEAL:
+                deal_from_deck(state, shuffled_deck(rng))
+                continue
+            bot = deals % 2
+            seat = state.to_act
+            if seat == bot:
+                move = choose_action(state, seat, rng)
+            else:
+                move = rng.choice(state.legal_actions(seat))
+            before = len(state.results)
+            state.apply(move)
+            if len(state.results) > before:
+                tricks = state.results[-1].tricks
+                won += tricks[bot] > tricks[1 - bot]
+                lost += tricks[bot] < tricks[1 - bot]
+                deals += 1
+    assert won >= 11 and won >= 3 * lost

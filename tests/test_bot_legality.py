@@ -83,7 +83,14 @@ def test_bot_moves_are_legal_at_full_effort():
     coverage = Counter()
     asked = 0
     for game_type in ("standard", "full"):
-        asked += walk(ClassicState({"game_type": game_type}), rng, bot_share=0.15, effort=1.0, coverage=coverage, limit=120)
+        asked += walk(
+            ClassicState({"game_type": game_type}),
+            rng,
+            bot_share=0.15,
+            effort=1.0,
+            coverage=coverage,
+            limit=120,
+        )
     japanese = JapaneseState({"target": 11})
     asked += walk(japanese, rng, bot_share=0.3, effort=1.0, coverage=coverage, limit=120)
     assert asked >= 240
@@ -98,7 +105,9 @@ def test_bot_moves_are_legal_in_random_japanese_positions(target, seed):
         state = JapaneseState({"target": target, "first_declarer": first_declarer})
         asked += walk(state, rng, bot_share=0.6, effort=0.05, coverage=coverage, limit=800)
     assert asked >= 600
-    assert {("japanese", "trump", False), ("japanese", "play", False), ("japanese", "play", True)} <= set(coverage)
+    assert {("japanese", "trump", False), ("japanese", "play", False), ("japanese", "play", True)} <= set(
+        coverage
+    )
 
 
 def test_japanese_bot_plays_whole_matches_against_itself():

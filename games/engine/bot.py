@@ -2,9 +2,9 @@
 
 API::
 
-    choose_action(state, seat, rng=None, effort=1.0) -> ChooseTrump | Bid | Play   # one of state.legal_actions(seat)
-    observe(state, seat) -> ClassicObservation | JapaneseObservation   # all the bot may know
-    decide(observation, rng=None, effort=1.0) -> action                # the decision, from that alone
+    choose_action(state, seat, rng=None, effort=1.0)  # -> ChooseTrump | Bid | Play, a legal action
+    observe(state, seat)          # -> ClassicObservation | JapaneseObservation: all the bot may know
+    decide(observation, rng=None, effort=1.0)         # -> the action, decided from the observation alone
 
 ``rng`` is any ``random.Random``-like object; without one the bot seeds its
 own from public facts of the position, so a position always gets the same
@@ -89,7 +89,9 @@ def _public_plays(state) -> list[tuple[int, int, int, int]]:
         if card is None:
             continue
         suit = rec.get("suit")
-        plays.append((rec["seat"], INDEX[card], MODE_OF[rec.get("joker")], -1 if suit is None else SUITS.index(suit)))
+        plays.append(
+            (rec["seat"], INDEX[card], MODE_OF[rec.get("joker")], -1 if suit is None else SUITS.index(suit))
+        )
     return plays
 
 

@@ -69,6 +69,7 @@ MIN_SAMPLES = 6
 MAX_SAMPLES = 100
 FINALISTS = 3
 RESERVE_JOKERS = True
+RESERVE_MASTERS = True
 
 
 def deal_value(kind: str, bid, took: int, cards: int, khishti) -> int:
@@ -93,7 +94,16 @@ def deal_value(kind: str, bid, took: int, cards: int, khishti) -> int:
 
 class ClassicKnowledge:
     __slots__ = (
-        "seat", "trump", "trump_mask", "played", "out", "excluded", "counts", "opponents", "opp_cards", "_groups"
+        "_groups",
+        "counts",
+        "excluded",
+        "opp_cards",
+        "opponents",
+        "out",
+        "played",
+        "seat",
+        "trump",
+        "trump_mask",
     )
 
     def __init__(self, obs):
@@ -282,7 +292,9 @@ def _choose_lead(hand: int, seat: int, hands, trump: int, trump_mask: int, want:
     return joker, M_DISCARD, named
 
 
-def _choose_follow(hand, seat, hands, pos, led, must_high, win_key, win_card, trump, trump_mask, want, keep=0):
+def _choose_follow(
+    hand, seat, hands, pos, led, must_high, win_key, win_card, trump, trump_mask, want, keep=0
+):
     """(card, mode) the policy plays on a trick already led; ``keep`` jokers are saved for later."""
     legal = legal_follow(hand, led, must_high, trump_mask)
     beat = beaters(legal, win_key, win_card, led, trump_mask)
@@ -304,10 +316,13 @@ def _choose_follow(hand, seat, hands, pos, led, must_high, win_key, win_card, tr
                 else:
                     in_suit = their & SUIT_MASK[led]
                     key = 100 + in_suit.bit_length() - 1 if in_suit else -1
-                if key > threat:
-                    threat = key
+                threat = max(threat, key)
             if threat < 200:
-                above = plain_beat & SUIT_MASK[led] & ~((1 << (threat - 99)) - 1) if threat >= 100 else plain_beat & SUIT_MASK[led]
+                above = (
+                    plain_beat & SUIT_MASK[led] & ~((1 << (threat - 99)) - 1)
+                    if threat >= 100
+                    else plain_beat & SUIT_MASK[led]
+                )
                 if above:
                     return (above & -above).bit_length() - 1, 0
                 trumps = plain_beat & trump_mask
@@ -376,10 +391,16 @@ def playout(hands, trump, trick, leader, tricks_left, taken, bids, kind, rnd, ra
             else:
                 need = bids[seat] - taken[seat]
                 want = need != 0
-                if need > 0 and RESERVE_JOKERS and need < tricks_left and need <= (hand & JOKERS).bit_count():
-                    # The jokers alone can make the bid: duck now and keep them for the end.
-                    want = False
-                    keep = need
+                if 0 < need < tricks_left and RESERVE_JOKERS:
+                    sure = (hand & JOKERS).bit_count()
+                    if RESERVE_MASTERS and trump_mask and sure < need:
+                        # Trumps above every trump the others hold win whenever they are played.
+                        others = (hands[0] | hands[1] | hands[2] | hands[3]) & ~hand & trump_mask
+                        sure += (hand & trump_mask & ~((1 << others.bit_length()) - 1)).bit_count()
+                    if need <= sure:
+                        # Sure winners alone can make the bid: duck now and keep them for the end.
+                        want = False
+                        keep = min(need, (hand & JOKERS).bit_count())
             if pos == 1:
                 if rnd() < rational[seat]:
                     c, m, named = _choose_lead(hand, seat, hands, trump, trump_mask, want)
@@ -390,7 +411,18 @@ def playout(hands, trump, trick, leader, tricks_left, taken, bids, kind, rnd, ra
             else:
                 if rnd() < rational[seat]:
                     c, m = _choose_follow(
-                        hand, seat, hands, pos, led, must_high, win_key, win_card, trump, trump_mask, want, keep
+                        hand,
+                        seat,
+                        hands,
+                        pos,
+                        led,
+                        must_high,
+                        win_key,
+                        win_card,
+                        trump,
+                        trump_mask,
+                        want,
+                        keep,
                     )
                 else:
                     cards = bits(legal_follow(hand, led, must_high, trump_mask))
@@ -482,7 +514,9 @@ def choose_bid(obs, rng, effort: float = 1.0) -> int:
         hands, trump, targets, stream = drawn
         bids = list(targets)
         bids[me] = cand
-        taken = playout(list(hands), trump, None, leader, n, [0, 0, 0, 0], bids, NORMAL, iter(stream).__next__, rational)
+        taken = playout(
+            list(hands), trump, None, leader, n, [0, 0, 0, 0], bids, NORMAL, iter(stream).__next__, rational
+        )
         return deal_value(NORMAL, cand, taken[me], n, khishti)
 
     return _best_by_playouts(legal_bids, sample, run, steps, BID_BUDGET, lambda b: -abs(b - n / 4.0), effort)

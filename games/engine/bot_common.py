@@ -23,7 +23,9 @@ SUIT_OF: tuple[int, ...] = tuple(-1 if c in (X1, X2) else c // 9 for c in range(
 RANK_OF: tuple[int, ...] = tuple(-1 if c in (X1, X2) else c % 9 for c in range(36))
 SUIT_MASK: tuple[int, ...] = tuple((0x1FF << (9 * s)) & ~JOKERS for s in range(4))
 # Cards of the same suit ranked above / below each card (empty for the jokers).
-ABOVE: tuple[int, ...] = tuple(0 if c in (X1, X2) else SUIT_MASK[c // 9] & ~((1 << (c + 1)) - 1) for c in range(36))
+ABOVE: tuple[int, ...] = tuple(
+    0 if c in (X1, X2) else SUIT_MASK[c // 9] & ~((1 << (c + 1)) - 1) for c in range(36)
+)
 BELOW: tuple[int, ...] = tuple(0 if c in (X1, X2) else SUIT_MASK[c // 9] & ((1 << c) - 1) for c in range(36))
 
 # Joker modes as the bot keeps them.
@@ -119,7 +121,7 @@ def binom_below(m: int, p: float, k: int) -> float:
     for x in range(min(k, m + 1)):
         total += term
         term *= (m - x) / (x + 1) * ratio
-    return total if total < 1.0 else 1.0
+    return min(1.0, total)
 
 
 _TRUMP_RANK_WEIGHT = (0.0, 0.0, 0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1.0)

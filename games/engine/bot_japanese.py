@@ -26,6 +26,7 @@ Determinized playouts, as for classic (bot_classic.py):
 from __future__ import annotations
 
 from .actions import Play
+from .bot_classic import _best_by_playouts, _random_stream, legal_follow
 from .bot_common import (
     ABOVE,
     BELOW,
@@ -42,10 +43,9 @@ from .bot_common import (
     bits,
     suit_index,
 )
-from .bot_classic import _best_by_playouts, _random_stream, legal_follow
 
 OPPONENT_RATIONAL = 0.6
-PLAY_BUDGET = 5000
+PLAY_BUDGET = 4000
 TRICKS = 18
 
 
@@ -63,7 +63,7 @@ def follower_wins(lead: int, named: int, follow: int, trump: int) -> bool:
 
 
 class JapaneseKnowledge:
-    __slots__ = ("seat", "opp", "trump", "trump_mask", "pool", "opp_hand", "down_counts")
+    __slots__ = ("down_counts", "opp", "opp_hand", "pool", "seat", "trump", "trump_mask")
 
     def __init__(self, obs):
         self.seat = obs.seat
@@ -101,7 +101,7 @@ class JapaneseKnowledge:
 class _Table:
     """Both players' cards during a playout: hands, live columns [face_down, face_up], first-card flags."""
 
-    __slots__ = ("hands", "cols", "ups", "first_done")
+    __slots__ = ("cols", "first_done", "hands", "ups")
 
     def __init__(self, hands, cols, first_done):
         self.hands = hands
@@ -149,8 +149,7 @@ def _lowest_useful_first(mask: int, ups: int, trump_mask: int) -> int:
         chunk = (plain >> shift) & 511
         if chunk:
             r = (chunk & -chunk).bit_length() - 1
-            if r < best:
-                best = r
+            best = min(best, r)
     of_rank = plain & _RANK_MASK[best]
     pick = of_rank & ups or of_rank
     return (pick & -pick).bit_length() - 1
@@ -220,7 +219,9 @@ def _random_available(legal: int, leading: bool, rnd):
     return c, (int(rnd() * 4) if leading and (c == X1 or c == X2) else -1)
 
 
-def playout(table: _Table, trump: int, lead, leader: int, tricks_left: int, taken, rnd, rational) -> list[int]:
+def playout(
+    table: _Table, trump: int, lead, leader: int, tricks_left: int, taken, rnd, rational
+) -> list[int]:
     """Play the deal to its end; ``lead`` is (seat, card, named) of a trick waiting for its answer."""
     trump_mask = SUIT_MASK[trump] if trump >= 0 else 0
     while tricks_left:
