@@ -12,9 +12,12 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from accounts.tokens import create_token
+from games.models import Match, MatchStatus
+from games.services.matches import load_state
+from games.services.presenter import seat_view
 from joker_site.asgi import application
 from tests.factories import make_player
-from tests.live_clients import CARD_TOKEN
+from tests.live_clients import CARD_TOKEN, hidden_from
 
 TIMEOUT = 10
 
@@ -96,3 +99,71 @@ def cards_in_message(message) -> set[str]:
 
 def without_type(message) -> dict:
     return {k: v for k, v in message.items() if k != "type"}
+
+
+@sync_to_async
+def _current(match_id):
+    match = Match.objects.select_related("table").get(pk=match_id)
+    return match, load_state(match)
+
+
+@sync_to_async
+def _views(match_id, seats):
+    match = Match.objects.select_related("table").get(pk=match_id)
+    return [json.loads(json.dumps(seat_view(match, seat))) for seat in seats]
+
+
+async def play_whole_match(clients, match_id, version, rng, max_moves=5000):
+    """Each step: every program receives the new position, each frame is checked
+    against the cards its seat may not see at that position, and the seat to act
+    sends one of the legal actions its state lists."""
+    seats = list(range(len(clients)))
+    moves = 0
+    try:
+        while True:
+            latest = [await c.state_at(version) for c in clients]
+            match, state = await _current(match_id)
+            assert match.version == version
+            for seat, client in enumerate(clients):
+                hidden = hidden_from(state, seat)
+                for message in client.received:
+                    leaked = cards_in_message(message) & hidden
+                    assert not leaked, (seat, version, message["type"], sorted(leaked))
+                client.received.clear()
+            # One view function, two renderings: the frame is the seat view itself.
+            for frame, expected in zip(latest, await _views(match_id, seats)):
+                assert_same_view(without_type(frame), expected)
+            if match.status != MatchStatus.RUNNING:
+                return match, state, latest
+            seat = state.to_act
+            legal = latest[seat]["view"]["legal_actions"]
+            assert sorted(map(_key, legal)) == sorted(_key(a.to_record()) for a in state.legal_actions(seat))
+            assert all(latest[other]["view"]["legal_actions"] == [] for other in seats if other != seat)
+            action = {k: v for k, v in rng.choice(legal).items() if k != "seat"}
+            await clients[seat].send({"type": "act", "match": match_id, "version": version, "action": action})
+            version += 1
+            moves += 1
+            assert moves < max_moves
+    finally:
+        for c in clients:
+            await c.close()
+
+
+PRESENCE_FIELDS = ("connected", "grace_until")
+
+
+def assert_same_view(frame, expected):
+    """Equal, key by key; who is connected may have changed since the frame was sent."""
+    assert frame.keys() == expected.keys()
+    for key in expected:
+        if key == "seats":
+            strip = [{k: v for k, v in seat.items() if k not in PRESENCE_FIELDS} for seat in frame[key]]
+            assert strip == [{k: v for k, v in seat.items() if k not in PRESENCE_FIELDS} for seat in expected[key]]
+        else:
+            assert frame[key] == expected[key], key
+
+
+def _key(action: dict) -> str:
+    return json.dumps({k: v for k, v in action.items() if k != "seat"}, sort_keys=True)
+
+
