@@ -119,6 +119,8 @@ _KEYS = tuple(
 
 
 _NO_MARKS = (False, False, False, False)
+# History entries of ordinary cards, shared (tuples are immutable): no tuple to build per card.
+_PLAIN_PLAYS = tuple((H_PLAY, seat, card, 0, NO_SUIT) for seat in range(4) for card in range(36))
 
 
 def deal_score(bid: int, took: int, cards: int, khishti) -> int:
@@ -254,6 +256,8 @@ class ClassicState:
         "_bid_sum",
         "taken",
         "_pos",
+        "_mask",
+        "_jokers",
         "leader",
         "_led",
         "_led_mask",
@@ -293,6 +297,8 @@ class ClassicState:
         self._bid_sum = 0
         self.taken = [0, 0, 0, 0]
         self._pos = 0  # cards in the current trick: the last _pos entries of _actions
+        self._mask = 0  # in PLAY: the cards the seat to act may play (see _play)
+        self._jokers = [0, 0, 0, 0]  # the jokers each seat holds (a mask)
         self.leader = None
         self._led = NO_SUIT
         self._led_mask = 0
@@ -458,6 +464,7 @@ class ClassicState:
         self._dealt = hands
         self._cards = spec.cards
         self.hands = masks if masks is not None else [hand_mask(hands[0]), hand_mask(hands[1]), hand_mask(hands[2]), hand_mask(hands[3])]
+        self._jokers = [m & JOKER_MASK for m in self.hands]
         self._trump_card = turned
         self.bids = [None, None, None, None]
         self._bid_count = 0
@@ -502,20 +509,8 @@ class ClassicState:
         return rest if rest >= 0 else -1
 
     def _legal_mask(self, seat: int) -> int:
-        """Cards ``seat`` (the player to act, in PLAY) may play, as a mask (rules.md 2.4-2.5)."""
-        hand = self.hands[seat]
-        if not self._pos:
-            return hand
-        jokers = hand & JOKER_MASK
-        follow = hand & self._led_mask
-        if follow:
-            if self._must_highest:
-                return (1 << (follow.bit_length() - 1)) | jokers
-            return follow | jokers
-        trumps = hand & self._trump_mask
-        if trumps:
-            return trumps | jokers
-        return hand
+        """Cards the seat to act (in PLAY) may play, as a mask; kept up to date by ``_play``."""
+        return self._mask
 
     def _follow_error(self, seat: int, card: int) -> IllegalAction:
         hand = self.hands[seat]
@@ -601,7 +596,7 @@ class ClassicState:
             suit = NO_SUIT
         if not self.hands[seat] & bit:
             raise IllegalAction("card_not_available", f"{name} is not in your hand", card=name)
-        if self._pos and not self._legal_mask(seat) & bit:
+        if not self._mask & bit:
             raise self._follow_error(seat, card)
         return seat, card, mode, suit
 
@@ -689,7 +684,6 @@ class ClassicState:
         position; the actions before it stay applied.
         """
         index_card = CARD_INDEX.get
-        legal_mask = self._legal_mask
         play = self._play
         j = 0
         try:
@@ -699,7 +693,7 @@ class ClassicState:
                     name = record.get("play")
                     if seat == self.to_act and type(seat) is int and type(name) is str:
                         bit = 1 << index_card(name, 0)  # X1 (index 0) never takes the fast lane
-                        if not bit & JOKER_MASK and self.hands[seat] & bit and (not self._pos or legal_mask(seat) & bit):
+                        if not bit & JOKER_MASK and self._mask & bit:
                             play(seat, bit.bit_length() - 1, 0, -1)
                             continue
                 self.apply(action_from_record(record))
@@ -712,8 +706,11 @@ class ClassicState:
         self._actions.append((H_TRUMP, seat, trump))
         first = (self.dealer + 1) & 3
         self.to_act = first
-        kind = self._plan[self.deal_index].kind
-        self.phase = P_BID if kind == NORMAL else P_PLAY
+        if self._plan[self.deal_index].kind == NORMAL:
+            self.phase = P_BID
+        else:
+            self.phase = P_PLAY
+            self._mask = self.hands[first]
 
     def _bid(self, seat: int, n: int) -> None:
         self.bids[seat] = n
@@ -723,17 +720,22 @@ class ClassicState:
         if self._bid_count < 4:
             self.to_act = (seat + 1) & 3
             return
-        self.to_act = (self.dealer + 1) & 3
-        self.phase = P_TRUMP if self._trump is None else P_PLAY
+        first = self.to_act = (self.dealer + 1) & 3
+        if self._trump is None:
+            self.phase = P_TRUMP
+        else:
+            self.phase = P_PLAY
+            self._mask = self.hands[first]
 
     def _play(self, seat: int, card: int, mode: int, suit: int) -> None:
         # Hot path: literals stand for H_PLAY (2) and MODE_TAKE (1).
-        self.hands[seat] ^= 1 << card
-        actions = self._actions
-        actions.append((2, seat, card, mode, suit))
+        hands = self.hands
+        hands[seat] ^= BIT[card]
+        self._actions.append(_PLAIN_PLAYS[seat * 36 + card] if mode == 0 else (2, seat, card, mode, suit))
         pos = self._pos
         if pos == 0:
             if card == X1 or card == X2:
+                self._jokers[seat] ^= BIT[card]
                 led = suit
                 self._must_highest = mode == 1
                 self._keyrow = self._keytab[suit]
@@ -747,26 +749,41 @@ class ClassicState:
             self._led_mask = SUIT_MASK[led]
             self._win_seat = seat
             self._pos = 1
-            self.to_act = (seat + 1) & 3
-            return
-        key = 1000 + pos if mode == 1 else self._keyrow[card]
-        if key > self._win_key:
-            self._win_key = key
-            self._win_seat = seat
-        if pos < 3:
+        else:
+            if mode:
+                self._jokers[seat] ^= BIT[card]
+            key = 1000 + pos if mode == 1 else self._keyrow[card]
+            if key > self._win_key:
+                self._win_key = key
+                self._win_seat = seat
+            if pos == 3:  # the fourth card: the trick is over, its winner leads any card
+                winner = self._win_seat
+                self.taken[winner] += 1
+                self._last_winner = winner
+                self._pos = 0
+                self.leader = winner
+                self.to_act = winner
+                self._mask = hands[winner]
+                played = self._tricks_played = self._tricks_played + 1
+                if played == self._cards:
+                    self._end_deal()
+                return
             self._pos = pos + 1
-            self.to_act = (seat + 1) & 3
-            return
-        # The fourth card: the trick is over.
-        winner = self._win_seat
-        self.taken[winner] += 1
-        self._last_winner = winner
-        self._pos = 0
-        self.leader = winner
-        self.to_act = winner
-        played = self._tricks_played = self._tricks_played + 1
-        if played == self._cards:
-            self._end_deal()
+        follower = self.to_act = (seat + 1) & 3
+        # What the follower may play (rules.md 2.4-2.5); the only place these rules are written.
+        hand = hands[follower]
+        jokers = self._jokers[follower]
+        follow = hand & self._led_mask
+        if follow:
+            if self._must_highest:
+                follow = BIT[follow.bit_length() - 1]
+            self._mask = follow | jokers if jokers else follow
+        else:
+            trumps = hand & self._trump_mask
+            if trumps:
+                self._mask = trumps | jokers if jokers else trumps
+            else:
+                self._mask = hand
 
     def _end_deal(self) -> None:
         spec = self._plan[self.deal_index]
@@ -845,6 +862,7 @@ class ClassicState:
         for name in ClassicState.__slots__:
             setattr(new, name, getattr(self, name))
         new.hands = list(self.hands)
+        new._jokers = list(self._jokers)
         new.bids = list(self.bids)
         new.taken = list(self.taken)
         new._actions = list(self._actions)

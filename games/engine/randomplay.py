@@ -9,7 +9,7 @@ objects and re-checking choices that were drawn from the legal set.
 from __future__ import annotations
 
 from . import classic, japanese
-from .cards import JOKER_MASK, X1, X2, random_indices
+from .cards import BIT, X1, X2, random_indices
 from .common import Phase
 
 _PLAY = Phase.PLAY
@@ -46,7 +46,6 @@ def play_random(state, rng, max_moves: int | None = None, until_deal: int | None
 
 def _play_classic(state, rng, max_moves, until_deal) -> None:
     random = rng.random
-    legal_mask = state._legal_mask
     play = state._play
     moves = 0
     limit = max_moves if max_moves is not None else -1
@@ -54,18 +53,18 @@ def _play_classic(state, rng, max_moves, until_deal) -> None:
     while moves != limit:
         phase = state.phase
         if phase is _PLAY:
-            seat = state.to_act
-            mask = legal_mask(seat)
-            if mask & (mask - 1):  # a real choice: draw one of the set bits
-                k = int(random() * mask.bit_count())
+            mask = state._mask  # the legal cards of the seat to act, as _play keeps them
+            count = mask.bit_count()
+            if count > 1:  # a real choice: the k-th highest of the legal cards
+                k = int(random() * count)
                 while k:
-                    mask &= mask - 1
+                    mask ^= BIT[mask.bit_length() - 1]
                     k -= 1
-                mask &= -mask
-            if mask & JOKER_MASK:
-                play(seat, mask.bit_length() - 1, 1 if random() < 0.5 else 2, -1 if state._pos else int(random() * 4))
+            card = mask.bit_length() - 1
+            if card == X1 or card == X2:
+                play(state.to_act, card, 1 if random() < 0.5 else 2, -1 if state._pos else int(random() * 4))
             else:
-                play(seat, mask.bit_length() - 1, 0, -1)
+                play(state.to_act, card, 0, -1)
         elif phase is _BID:
             n = state._cards
             forbidden = state._forbidden_bid()
