@@ -443,12 +443,23 @@ def _seat_index(table, player):
     return None
 
 
+def _match_for_view(**lookup):
+    """The match with its table and seats (with players) in two queries, and without the
+    record: the position comes from the per-process cache, the record only when it misses."""
+    from django.db.models import Prefetch
+
+    from .models import Match, Seat
+
+    seats = Prefetch("table__seats", queryset=Seat.objects.select_related("player").order_by("index"))
+    return Match.objects.defer("record").select_related("table").prefetch_related(seats).filter(**lookup).first()
+
+
 def _table_payload(table_id, player):
     """("state", seat view) once the match exists, else ("table", the waiting room)."""
-    from .models import Match, Table
+    from .models import Table
     from .services.presenter import public_seats, seat_view
 
-    match = Match.objects.select_related("table").filter(table_id=table_id).first()
+    match = _match_for_view(table_id=table_id)
     if match is not None:
         return "state", seat_view(match, _seat_index(match.table, player))
     table = Table.objects.get(pk=table_id)
@@ -467,17 +478,18 @@ def _table_payload(table_id, player):
     }
 
 
-def _seated_match(player, match_id):
-    """(match, seat index) of the player at this match, or a refusal."""
-    from .models import Match
+def _seat_at_match(player, match_id) -> int:
+    """The player's seat index at this match (one query), or a refusal."""
+    from .models import Match, Seat
 
-    match = Match.objects.select_related("table").filter(pk=match_id).first()
-    if match is None:
+    seat = (Seat.objects.filter(table__match__pk=match_id, player=player, left_at__isnull=True)
+            .values_list("index", flat=True).first())
+    if seat is not None:
+        return seat
+    version = Match.objects.filter(pk=match_id).values_list("version", flat=True).first()
+    if version is None:
         raise Refusal("no_such_match", _("There is no such match."))
-    seat = _seat_index(match.table, player)
-    if seat is None:
-        raise Refusal("not_seated", _("You are not sitting at this table."), match.version)
-    return match, seat
+    raise Refusal("not_seated", _("You are not sitting at this table."), version)
 
 
 def _act(player, match_id, version, action):
@@ -486,13 +498,13 @@ def _act(player, match_id, version, action):
     from .services.matches import MatchError, perform
     from .services.presenter import seat_view
 
-    match, seat = _seated_match(player, match_id)
+    seat = _seat_at_match(player, match_id)
     try:
         perform(match_id, seat, action, version)
     except MatchError as exc:
         current = Match.objects.filter(pk=match_id).values_list("version", flat=True).first()
         raise Refusal(exc.code, exc.message, current) from exc
-    match = Match.objects.select_related("table").get(pk=match_id)
+    match = _match_for_view(pk=match_id)
     return match.table_id, seat_view(match, seat)
 
 
@@ -501,10 +513,11 @@ def _resign(player, match_id):
     from .services.matches import MatchError, resign
     from .services.presenter import seat_view
 
-    match, seat = _seated_match(player, match_id)
+    seat = _seat_at_match(player, match_id)
     try:
         resign(match_id, player)
     except MatchError as exc:
-        raise Refusal(exc.code, exc.message, match.version) from exc
-    match = Match.objects.select_related("table").get(pk=match_id)
+        current = Match.objects.filter(pk=match_id).values_list("version", flat=True).first()
+        raise Refusal(exc.code, exc.message, current) from exc
+    match = _match_for_view(pk=match_id)
     return match.table_id, seat_view(match, seat)

@@ -119,7 +119,10 @@ if REDIS_URL:
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
-                "hosts": [REDIS_URL],
+                # redis-py 8 times reads out after 5 s by default, exactly as long as the
+                # BZPOPMIN a consumer blocks in: without more room a busy consumer's
+                # receive dies with "Timeout reading" and its socket closes (1011).
+                "hosts": [{"address": REDIS_URL, "socket_timeout": 15}],
                 # group_send drops messages silently past capacity: leave room for
                 # bursts of "match moved" notices to a slow consumer.
                 "capacity": 1000,
