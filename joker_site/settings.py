@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "coins",
     "games",
     "rules_pages",
+    "lessons",
 ]
 
 MIDDLEWARE = [
