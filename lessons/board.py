@@ -149,8 +149,12 @@ def build(state, seat: int, players: list[str], *, interactive: bool, show_legal
     }
 
 
-def score_rows(state, players: list[str]) -> dict | None:
-    """The score sheet of the finished deals (and pulkas), rows ready for a table; None if none yet."""
+def score_rows(state, players: list[str], conceal=()) -> dict | None:
+    """The score sheet of the finished deals (and pulkas), rows ready for a table; None if none yet.
+
+    ``conceal`` hides parts a quiz asks about: "scores" (deal scores), "bonus" (premium and
+    moshla), "totals".
+    """
     sheet = state.score_sheet()
     if not sheet["deals"]:
         return None
@@ -178,6 +182,9 @@ def score_rows(state, players: list[str]) -> dict | None:
             })
     return {
         "variant": state.variant,
+        "hide_scores": "scores" in conceal,
+        "hide_bonus": "bonus" in conceal,
+        "hide_totals": "totals" in conceal,
         "names": [seat_name(players, s) for s in range(seats)],
         "rows": rows,
         "totals": sheet["totals"],

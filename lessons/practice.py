@@ -95,7 +95,7 @@ def _winning_now(state, action, seat) -> bool | None:
 
 def _joker_reason(record):
     if record.get("joker") == "discard":
-        return _("The joker played as \u201cdiscard\u201d never wins: a safe way to stay out of this trick.")
+        return _("The joker played as “discard” never wins: a safe way to stay out of this trick.")
     if record.get("suit"):
         return _("Led high, the joker takes the trick and pulls the highest %(suit)s out of the other hands.") % {
             "suit": card_faces.suit_name(record["suit"])}

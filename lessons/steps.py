@@ -67,6 +67,7 @@ class Step:
     show_new_cards: bool = False
     show: str | None = None
     questions: tuple = ()
+    conceal: tuple = ()  # parts of a quiz's score sheet hidden until every answer is right
 
     @property
     def number(self) -> int:
@@ -138,6 +139,7 @@ def _step(path: str, index: int, data: dict) -> Step:
         show_new_cards=data.get("show_new_cards", False),
         show=data.get("show"),
         questions=questions,
+        conceal=tuple(data.get("conceal", ())),
     )
 
 

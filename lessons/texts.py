@@ -87,13 +87,13 @@ TEXTS = {
     "classic.joker-take.intro": _(
         "Look at this trick: Keto led the king of spades, I put my ace on it, and Dato trumped with the ace of "
         "hearts, the highest trump there is. No ordinary card beats that. But you have a joker. A joker is always "
-        "legal, and played as \u201ctake\u201d it beats everything, the ace of trump included."
+        "legal, and played as “take” it beats everything, the ace of trump included."
     ),
     "classic.joker-take.task": _("Take this trick with your joker."),
-    "classic.joker-take.right": _("Ha! \u201cTake\u201d beats even the ace of trump. The trick is yours."),
+    "classic.joker-take.right": _("Ha! “Take” beats even the ace of trump. The trick is yours."),
     "classic.joker-take.discard": _(
-        "Played as \u201cdiscard\u201d, a joker never wins: Dato\u2019s ace of hearts would keep the trick. "
-        "Say \u201ctake\u201d."
+        "Played as “discard”, a joker never wins: Dato’s ace of hearts would keep the trick. "
+        "Say “take”."
     ),
     "classic.joker-take.other": _(
         "A small spade follows suit, but it cannot beat a trump: Dato would keep the trick. Your joker can do better."
@@ -103,15 +103,15 @@ TEXTS = {
     "classic.joker-discard.intro": _(
         "You passed this deal: you promised to take nothing. Hearts were led and everybody followed with small "
         "hearts. Your only heart is the ace, and it would win. But a joker is always legal, and played as "
-        "\u201cdiscard\u201d it never wins: the trick is decided as though it were not there."
+        "“discard” it never wins: the trick is decided as though it were not there."
     ),
-    "classic.joker-discard.task": _("Stay out of this trick: play your joker as \u201cdiscard\u201d."),
+    "classic.joker-discard.task": _("Stay out of this trick: play your joker as “discard”."),
     "classic.joker-discard.right": _(
         "Lovely. The joker slipped away without taking anything, and the trick went to the highest heart. "
         "Your pass is still safe."
     ),
     "classic.joker-discard.take": _(
-        "A joker played as \u201ctake\u201d wins the trick, and you promised to take nothing."
+        "A joker played as “take” wins the trick, and you promised to take nothing."
     ),
     "classic.joker-discard.ace": _(
         "The ace is the highest heart on the table: it would take the trick, and your pass would be broken."
@@ -119,27 +119,27 @@ TEXTS = {
 
     "classic.joker-lead-high.title": _("Lead the joker high"),
     "classic.joker-lead-high.intro": _(
-        "Your lead, and here is a trick I love. Lead the joker as \u201ctake\u201d (high) and name a suit: everyone "
+        "Your lead, and here is a trick I love. Lead the joker as “take” (high) and name a suit: everyone "
         "who holds that suit must play their highest card of it, and your joker still takes the trick. You hold "
-        "the king and queen of clubs. Who has the ace? Let\u2019s make it come out."
+        "the king and queen of clubs. Who has the ace? Let’s make it come out."
     ),
     "classic.joker-lead-high.task": _("Lead the joker high and name clubs."),
     "classic.joker-lead-high.right": _(
-        "That\u2019s it! Everyone with clubs had to give up their highest one, and your joker took them all. "
+        "That’s it! Everyone with clubs had to give up their highest one, and your joker took them all. "
         "Look: the ace of clubs fell, and your king is now the top club."
     ),
     "classic.joker-lead-high.low": _(
-        "Led low (\u201cdiscard\u201d), the joker lets the strongest club take the trick: the ace would win "
+        "Led low (“discard”), the joker lets the strongest club take the trick: the ace would win "
         "instead of you. Lead it high."
     ),
     "classic.joker-lead-high.other": _(
-        "That is a legal lead, but not this step\u2019s move. Lead the joker as \u201ctake\u201d and name clubs, "
+        "That is a legal lead, but not this step’s move. Lead the joker as “take” and name clubs, "
         "to draw out the ace of clubs."
     ),
 
     "classic.joker-lead-low.title": _("Lead the joker low"),
     "classic.joker-lead-low.intro": _(
-        "You passed again, and it is your lead. Led as \u201cdiscard\u201d (low), the joker lets the others take: "
+        "You passed again, and it is your lead. Led as “discard” (low), the joker lets the others take: "
         "the trick goes to the highest trump played, or else to the highest card of the suit you named. Careful: "
         "if nobody follows and nobody trumps, it stays with you. So name a suit the others hold. You have no "
         "spades, so they must have them."
@@ -149,22 +149,22 @@ TEXTS = {
         "Good. The others had to play spades or trump, and the trick went to one of them. Your pass is safe, "
         "and the joker has left your hand."
     ),
-    "classic.joker-lead-low.high": _("Led as \u201ctake\u201d, the joker wins the trick, and you passed. Lead it low."),
+    "classic.joker-lead-low.high": _("Led as “take”, the joker wins the trick, and you passed. Lead it low."),
     "classic.joker-lead-low.other": _(
-        "That is a legal lead, but not this step\u2019s move. Lead the joker low (\u201cdiscard\u201d) and name spades."
+        "That is a legal lead, but not this step’s move. Lead the joker low (“discard”) and name spades."
     ),
 
     "classic.two-jokers.title": _("Two jokers in one trick"),
     "classic.two-jokers.intro": _(
         "Keto led her joker high and named hearts, so Dato and I had to give up our highest hearts. Now you: you "
-        "hold the queen of hearts and the other joker. When both jokers are played as \u201ctake\u201d in one "
+        "hold the queen of hearts and the other joker. When both jokers are played as “take” in one "
         "trick, the later one wins."
     ),
-    "classic.two-jokers.task": _("Beat Keto\u2019s joker: play yours as \u201ctake\u201d."),
+    "classic.two-jokers.task": _("Beat Keto’s joker: play yours as “take”."),
     "classic.two-jokers.right": _("Yes! The later joker takes. Keto gave her joker away for nothing."),
-    "classic.two-jokers.discard": _("A joker played as \u201cdiscard\u201d never wins: Keto\u2019s joker would keep the trick."),
+    "classic.two-jokers.discard": _("A joker played as “discard” never wins: Keto’s joker would keep the trick."),
     "classic.two-jokers.queen": _(
-        "No card beats a joker played as \u201ctake\u201d, not even an ace: Keto would keep the trick. "
+        "No card beats a joker played as “take”, not even an ace: Keto would keep the trick. "
         "Only your joker can beat hers."
     ),
 
@@ -182,7 +182,7 @@ TEXTS = {
     "classic.trump-choice.title": _("Choosing trump from three cards"),
     "classic.trump-choice.intro": _(
         "In nine-card deals the whole deck goes out. Everyone gets three cards first, and the player to the "
-        "dealer\u2019s left (you, this time) looks at those three and names trump: one of the four suits, or no "
+        "dealer’s left (you, this time) looks at those three and names trump: one of the four suits, or no "
         "trump. Only then are the other six cards dealt."
     ),
     "classic.trump-choice.task": _("Choose trump from your first three cards."),
@@ -199,7 +199,7 @@ TEXTS = {
         "No trump suits a hand of scattered small cards. With the ace and king of hearts, make hearts trump."
     ),
 
-    "classic.dealer-bid.title": _("Bidding, and the dealer\u2019s forbidden number"),
+    "classic.dealer-bid.title": _("Bidding, and the dealer’s forbidden number"),
     "classic.dealer-bid.intro": _(
         "Before play, everyone says how many tricks they will take, from pass (nothing) to all of them. The dealer "
         "speaks last and may not say the one number that would make all the bids add up to the number of tricks: "
@@ -208,7 +208,7 @@ TEXTS = {
     "classic.dealer-bid.task": _("You are the dealer, and your hand is worth about three tricks. Make your bid."),
     "classic.dealer-bid.right": _(
         "Good: three was not allowed, so you took the nearest number that is. Somebody at this table will miss "
-        "their bid; let\u2019s hope it isn\u2019t you."
+        "their bid; let’s hope it isn’t you."
     ),
     "classic.dealer-bid.low": _(
         "Too modest: your joker and two aces are worth about three tricks. Bid two or four."
@@ -226,7 +226,7 @@ TEXTS = {
     "classic.scoring.made": _("You bid %(bid)s and took %(took)s. What do you score?"),
     "classic.scoring.made.right": _("Right: a bid made exactly pays 50 for each trick bid, plus 50: %(score)s."),
     "classic.scoring.made.wrong": _(
-        "A bid made exactly pays 50 for each trick bid, plus 50 more: (%(bid)s + 1) \u00d7 50 = %(score)s."
+        "A bid made exactly pays 50 for each trick bid, plus 50 more: (%(bid)s + 1) × 50 = %(score)s."
     ),
     "classic.scoring.pass": _("Keto passed and took nothing. What does she score?"),
     "classic.scoring.pass.right": _("Yes: a pass made is worth %(score)s."),
@@ -240,7 +240,7 @@ TEXTS = {
     "classic.scoring.failed.right": _("Right: a missed bid pays only 10 for each trick taken: %(score)s."),
     "classic.scoring.failed.wrong": _(
         "Dato missed his bid (taking too many is a miss too), so he gets 10 for each trick: "
-        "%(took)s \u00d7 10 = %(score)s."
+        "%(took)s × 10 = %(score)s."
     ),
 
     "classic.all-of-them.title": _("All of them"),
@@ -291,22 +291,22 @@ TEXTS = {
     "japanese.columns.q2.nobody": _("nobody, not even their owner"),
     "japanese.columns.q2.owner": _("only their owner"),
     "japanese.columns.q2.both": _("both players"),
-    "japanese.columns.q2.right": _("Yes: nobody sees a face-down card until it reaches its owner\u2019s hand."),
+    "japanese.columns.q2.right": _("Yes: nobody sees a face-down card until it reaches its owner’s hand."),
     "japanese.columns.q2.wrong": _(
-        "A face-down card stays unseen by everyone, its owner too, until it goes into its owner\u2019s hand."
+        "A face-down card stays unseen by everyone, its owner too, until it goes into its owner’s hand."
     ),
 
     "japanese.first-card.title": _("The first card comes from the hand"),
     "japanese.first-card.intro": _(
         "You chose hearts as trump, so you lead the first trick. Your cards to play are your hand and the face-up "
-        "cards of your columns, but each player\u2019s first card of a deal must come from the hand."
+        "cards of your columns, but each player’s first card of a deal must come from the hand."
     ),
     "japanese.first-card.task": _("Lead your first card from your hand."),
     "japanese.first-card.right": _("Good. From now on your face-up column cards may be played too."),
 
     "japanese.face-down.title": _("A face-down card comes to your hand"),
     "japanese.face-down.intro": _(
-        "You won the first trick, so you lead again, and your columns are open for play. Play a column\u2019s "
+        "You won the first trick, so you lead again, and your columns are open for play. Play a column’s "
         "face-up card and the column empties: the face-down card under it is not turned over on the table, it "
         "goes straight into your hand. Yes, your hand can grow during a deal!"
     ),
@@ -315,7 +315,7 @@ TEXTS = {
         "See? The card under your ace went into your hand. Only you can see it, and you can play it later."
     ),
     "japanese.face-down.other": _(
-        "Legal, but not this step\u2019s move. Lead the ace of spades from your column and watch what was under it."
+        "Legal, but not this step’s move. Lead the ace of spades from your column and watch what was under it."
     ),
 
     "japanese.last-two.title": _("The last two columns"),
@@ -330,7 +330,7 @@ TEXTS = {
         "From here on you play from the hand."
     ),
     "japanese.last-two.other": _(
-        "Legal, but not this step\u2019s move. Lead one of your two face-up column cards and watch the table clear."
+        "Legal, but not this step’s move. Lead one of your two face-up column cards and watch the table clear."
     ),
 
     "japanese.joker-demand.title": _("The joker asks for the highest card"),
@@ -339,13 +339,13 @@ TEXTS = {
         "a demand: the other player, holding that suit, must play their highest card of it, from the hand or from "
         "the face-up column cards alike."
     ),
-    "japanese.joker-demand.task": _("Answer Gio\u2019s joker."),
+    "japanese.joker-demand.task": _("Answer Gio’s joker."),
     "japanese.joker-demand.right": _(
-        "Right: the king of spades was your highest spade, even though it lay on the table. Gio\u2019s joker takes "
+        "Right: the king of spades was your highest spade, even though it lay on the table. Gio’s joker takes "
         "the trick; it was his to take."
     ),
 
-    "japanese.trump-beats-joker.title": _("A trump beats the joker\u2019s demand"),
+    "japanese.trump-beats-joker.title": _("A trump beats the joker’s demand"),
     "japanese.trump-beats-joker.intro": _(
         "My joker leads and names clubs. Hearts are trump, and you have no clubs at all. Without the named suit you "
         "must trump if you can, and here is the surprise: when a joker demands a suit that is not trump, "
@@ -380,8 +380,8 @@ TEXTS = {
         "Nine tricks each scores nothing for either."
     ),
     "japanese.scoring.mine": _("You took %(mine)s tricks and Gio %(theirs)s. How many points do you score?"),
-    "japanese.scoring.mine.right": _("Yes: %(mine)s \u2212 %(theirs)s = %(points)s."),
-    "japanese.scoring.mine.wrong": _("Only the difference counts: %(mine)s \u2212 %(theirs)s = %(points)s."),
+    "japanese.scoring.mine.right": _("Yes: %(mine)s − %(theirs)s = %(points)s."),
+    "japanese.scoring.mine.wrong": _("Only the difference counts: %(mine)s − %(theirs)s = %(points)s."),
     "japanese.scoring.theirs": _("And what does Gio score?"),
     "japanese.scoring.theirs.right": _("Right, nothing: only the winner of the deal scores."),
     "japanese.scoring.theirs.wrong": _(
@@ -398,7 +398,7 @@ TEXTS = {
     "japanese.match.winner.none": _("nobody yet"),
     "japanese.match.winner.right": _("Yes: after the third deal your total passed %(target)s, and the match was yours."),
     "japanese.match.winner.wrong": _(
-        "Look at the totals: after the third deal yours passed %(target)s, so the match ended there, and it was yours."
+        "Add up the points: after the third deal yours passed %(target)s, so the match ended there, and it was yours."
     ),
     "japanese.match.total": _("What was your final total?"),
     "japanese.match.total.right": _(

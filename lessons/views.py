@@ -118,7 +118,7 @@ def _choice_view(choice, given, right_value):
     elif "suit" in choice:
         item["suit"] = choice["suit"]
     else:
-        item["label"] = choice["value"].replace("-", "\u2212")
+        item["label"] = choice["value"].replace("-", "−")
     return item
 
 
@@ -186,9 +186,10 @@ def _step_context(request, the_lesson, step, progress, verdict=None, quiz_result
                 "new_cards": list(new_cards),
             }
     else:
+        solved = quiz_results is not None and all(r.is_right for r in quiz_results)
         if state is not None:
             context["board"] = boards.build(state, step.seat, players, interactive=False)
-            context["score"] = boards.score_rows(state, players)
+            context["score"] = boards.score_rows(state, players, conceal=() if solved else step.conceal)
         if step.show == "deck":
             context["deck_rows"] = _deck_rows()
         context["questions"] = _quiz_context(step, state, players, quiz_results)
