@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from .steps import move_value
+from games.engine import CARD_NAMES
+
 from .texts import SEAT_NAMES
 
 SUITS = ("S", "C", "D", "H")
@@ -191,6 +192,16 @@ def score_rows(state, players: list[str], conceal=()) -> dict | None:
     }
 
 
-def action_words(record: dict, players: list[str]) -> dict:
-    """A move in words for the page: the card, joker mode and named suit, or the bid, or the trump."""
-    return {"seat": seat_name(players, record["seat"]), **record, "value": move_value(record)}
+def action_words(record: dict, players: list[str]) -> dict | None:
+    """A move for the page to put in words (card, joker mode and named suit; bid; trump), or None
+    for a record that is not a move at all."""
+    if not isinstance(record, dict) or not ({"play", "bid", "trump"} & set(record)):
+        return None
+    sound = (
+        record.get("play", "AS") in CARD_NAMES
+        and record.get("suit", "S") in SUITS
+        and record.get("joker", "take") in ("take", "discard", None)
+        and record.get("trump", "none") in SUITS + ("none",)
+        and isinstance(record.get("bid", 0), int)
+    )
+    return {**record, "seat": seat_name(players, record["seat"])} if sound else None

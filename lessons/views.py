@@ -176,7 +176,7 @@ def _step_context(request, the_lesson, step, progress, verdict=None, quiz_result
         context["board"] = boards.build(shown, step.seat, players, interactive=verdict is None or not verdict.is_right,
                                         completed_trick=completed_trick, new_cards=new_cards)
         if verdict is not None:
-            played = boards.action_words(verdict.action, players) if verdict.action and "seat" in verdict.action else None
+            played = None if verdict.engine_code in MALFORMED_CODES else boards.action_words(verdict.action, players)
             context["verdict"] = {
                 "outcome": verdict.outcome,
                 "host": host(verdict.host),
