@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "games",
     "rules_pages",
     "moderation",
+    "lessons",
 ]
 
 MIDDLEWARE = [
