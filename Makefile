@@ -70,6 +70,7 @@ test-e2e: install $(CHROMIUM)
 
 bench: install
 	$(PY) scripts/bench.py
+	$(PY) scripts/bench_bot.py
 
 clean:
 	rm -rf $(VENV) node_modules var
