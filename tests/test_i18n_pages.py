@@ -139,7 +139,7 @@ def test_form_errors_and_messages_are_translated(world, language):
           language, "logged in", problems)
 
     member = world["member"]
-    stranger_id = str(make_member(f"zz_new_{language}").pk)
+    stranger_id = str(make_member(f"zzstranger{language}").pk)
     actions = [
         ("request", {"user": stranger_id}),
         ("request", {"user": stranger_id}),  # already sent
