@@ -10,7 +10,8 @@ from django.test import Client
 from games import engine
 from games.models import MatchStatus
 from games.replay import deal_starts, position_at, step_places
-from tests.replay_helpers import finished_match, kept_for_the_module, play_moves, seated_match
+from games.services.matches import abort
+from tests.replay_helpers import finished_match, fresh, kept_for_the_module, play_moves, seated_match
 
 pytestmark = pytest.mark.django_db
 
@@ -175,3 +176,15 @@ def test_replay_page_reads_in_georgian_and_russian(japanese_match):
     assert "Step 1 of" not in ka and "Step 1 of" not in ru
     assert "ნაბიჯი 1" in ka
     assert "Шаг 1" in ru
+
+
+def test_an_aborted_classic_match_replays_to_its_end_and_names_no_winner():
+    match, _players = seated_match("classic", ("ana", "giorgi", "nino", "dato"), game_type="short")
+    match = play_moves(match, random.Random(6), moves=7)
+    assert abort(match.pk, "test")
+    match = fresh(match)
+    places = step_places(match.record)
+    assert places[-1].end and len(places) == 1 + 7 + 1
+    page = Client().get(replay_url(match), {"step": len(places) - 1}).content.decode()
+    assert "stopped before its end" in page
+    assert "The match is over." in page and "Winner:" not in page

@@ -1,0 +1,67 @@
+"""The replay in a real browser on a phone: stepping with buttons and arrow keys
+(htmx swaps the board in place and the address follows), nothing cut off at 360 px."""
+
+import random
+import re
+
+from playwright.sync_api import expect
+
+from e2e.layout import PHONE, assert_nothing_cut_off
+from games.replay import deal_starts, step_places
+from games.services.matches import abort
+from tests.replay_helpers import fresh, play_moves, seated_match
+
+# Tables and score sheets may scroll inside their own box.
+SCROLLING_BOXES = (".score-scroll",)
+
+
+def test_replay_steps_with_keys_and_buttons_on_a_phone(new_person, snap):
+    match, _players = seated_match("japanese", ("tamar", "levan"), target=11)
+    match = play_moves(match, random.Random(3), moves=45)  # into the second deal
+    abort(match.pk, "browser test")
+    match = fresh(match)
+    starts = deal_starts(match.record)
+    viewer = new_person("viewer", locale="en-GB", **PHONE)
+
+    viewer.goto(f"/en/tables/{match.table_id}/replay/")
+    board = viewer.locator("#replay")
+    expect(board).to_have_attribute("data-step", "0")
+    snap(viewer, "first-step")
+    assert_nothing_cut_off(viewer, allow=SCROLLING_BOXES)
+
+    viewer.keyboard.press("ArrowRight")
+    expect(board).to_have_attribute("data-step", "1")
+    viewer.keyboard.press("ArrowRight")
+    expect(board).to_have_attribute("data-step", "2")
+    expect(viewer).to_have_url(re.compile(r"\?step=2$"))
+    viewer.keyboard.press("ArrowLeft")
+    expect(board).to_have_attribute("data-step", "1")
+
+    viewer.get_by_role("link", name="Step forward").click()
+    expect(board).to_have_attribute("data-step", "2")
+    snap(viewer, "a-card-played")
+    assert_nothing_cut_off(viewer, allow=SCROLLING_BOXES)
+
+    viewer.keyboard.press("PageDown")
+    expect(board).to_have_attribute("data-step", str(starts[1]))
+    viewer.keyboard.press("End")
+    expect(board).to_have_attribute("data-step", str(len(step_places(match.record)) - 1))
+    expect(viewer.locator(".replay-event")).to_contain_text("stopped before its end")
+    snap(viewer, "last-step")
+
+    viewer.go_back()  # the address bar history follows the steps
+    expect(board).to_have_attribute("data-step", str(starts[1]))
+
+
+def test_classic_replay_fits_a_phone_screen(new_person, snap):
+    match, _players = seated_match("classic", ("ana", "giorgi", "nino", "dato"), game_type="short")
+    match = play_moves(match, random.Random(5), moves=30)
+    abort(match.pk, "browser test")
+    viewer = new_person("viewer", **PHONE)
+    viewer.goto(f"/ka/tables/{match.table_id}/replay/?step=25")
+    expect(viewer.locator("#replay")).to_have_attribute("data-step", "25")
+    assert_nothing_cut_off(viewer, allow=SCROLLING_BOXES)
+    snap(viewer, "classic-phone")
+    viewer.goto(f"/ka/tables/{match.table_id}/fairness/")
+    assert_nothing_cut_off(viewer, allow=(".recipe",))
+    snap(viewer, "deal-checks-phone")
