@@ -450,7 +450,7 @@ def _match_for_view(**lookup):
 
     from .models import Match, Seat
 
-    seats = Prefetch("table__seats", queryset=Seat.objects.select_related("player").order_by("index"))
+    seats = Prefetch("table__seats", queryset=Seat.objects.select_related("player__user").order_by("index"))
     return Match.objects.defer("record").select_related("table").prefetch_related(seats).filter(**lookup).first()
 
 

@@ -218,9 +218,12 @@ async def match_slot(index, url, tokens, measures, deadline):
     """Plays matches of one variant back to back until the run's time is up."""
     variant, seats, options = VARIANTS[index % 2]
     rng = random.Random(index)
-    sockets = [await connect(url, t) for t in tokens[:seats]]
-    bots = [Bot(s, measures, rng, deadline) for s in sockets]
+    sockets = []
     try:
+        async with HANDSHAKES:  # hundreds of sockets opening in the same instant is no real site's load
+            for token in tokens[:seats]:
+                sockets.append(await connect(url, token))
+        bots = [Bot(s, measures, rng, deadline) for s in sockets]
         while time.monotonic() < deadline:
             await bots[0].send({"type": "create_table", "variant": variant, "options": options})
             room = await bots[0].receive()
@@ -243,7 +246,8 @@ async def match_slot(index, url, tokens, measures, deadline):
 
 
 async def pinger(url, token, measures, deadline):
-    socket = await connect(url, token)
+    async with HANDSHAKES:
+        socket = await connect(url, token)
     try:
         n = 0
         while time.monotonic() < deadline:
@@ -261,7 +265,12 @@ async def pinger(url, token, measures, deadline):
         await socket.close()
 
 
+HANDSHAKES = None
+
+
 async def run_bots(port, tokens):
+    global HANDSHAKES
+    HANDSHAKES = asyncio.Semaphore(20)
     url = f"ws://127.0.0.1:{port}/ws/play/"
     measures = Measures()
     deadline = time.monotonic() + DURATION

@@ -120,7 +120,8 @@ def main():
     stopping = []
     signal.signal(signal.SIGTERM, lambda *_: stopping.append(True))
     signal.signal(signal.SIGINT, lambda *_: stopping.append(True))
-    daphne = [str(BIN / "daphne"), "--proxy-headers", "-v", "1"]
+    # A handshake waits for a database thread under load: give it longer than Daphne's 5 s.
+    daphne = [str(BIN / "daphne"), "--proxy-headers", "-v", "1", "--websocket_connect_timeout", "30"]
     try:
         for i in range(args.web):
             if args.separate_ports:  # PORT 0: each process gets a free port of its own

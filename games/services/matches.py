@@ -109,7 +109,7 @@ def forget_states() -> None:
 
 def _players(table: Table):
     names = []
-    for seat in table.seats.select_related("player").order_by("index"):
+    for seat in table.seats.select_related("player__user").order_by("index"):
         names.append(seat.player.display_name_text if seat.player_id else _("Bot"))
     return names
 

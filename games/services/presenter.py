@@ -29,7 +29,7 @@ def _seats_with_players(table: Table):
     """The table's seats in order, from a prefetch when the caller made one (no query)."""
     if "seats" in getattr(table, "_prefetched_objects_cache", {}):
         return sorted(table.seats.all(), key=lambda seat: seat.index)
-    return table.seats.select_related("player").order_by("index")
+    return table.seats.select_related("player__user").order_by("index")
 
 
 def public_seats(table: Table) -> list[dict]:
