@@ -10,7 +10,7 @@ TEST_REDIS_URL ?= redis://127.0.0.1:6379/0
 CHROMIUM := /usr/bin/chromium
 E2E_ARTIFACTS := test-artifacts/e2e
 
-.PHONY: install run test test-fast test-e2e bench messages clean
+.PHONY: install run run-prod loadtest test test-fast test-e2e bench messages clean
 
 $(VENV)/.installed: requirements.lock
 	test -x $(PY) || python3.11 -m venv $(VENV) || python3 -m venv $(VENV)
@@ -31,6 +31,17 @@ install: $(VENV)/.installed node_modules/.installed messages
 run: install
 	$(PY) manage.py migrate --noinput -v 0
 	PORT=$(PORT) scripts/run_local.sh
+
+# The production shape on one machine (docs/deploy.md): WEB_PROCESSES Daphne processes on PORT,
+# a Celery worker and beat; DATABASE_URL, REDIS_URL and SECRET_KEY come from the environment.
+run-prod: install
+	PORT=$(PORT) $(PY) scripts/run_prod.py
+
+# MATCHES concurrent bot matches over the JSON protocol against the production shape (docs/protocol.md).
+MATCHES ?= 50
+loadtest: install
+	scripts/ensure_services.sh
+	MATCHES=$(MATCHES) $(PY) scripts/loadtest.py
 
 # Quiet when it works, the whole apt output when it does not.
 $(CHROMIUM):
@@ -59,6 +70,7 @@ test-e2e: install $(CHROMIUM)
 
 bench: install
 	$(PY) scripts/bench.py
+	$(PY) scripts/bench_bot.py
 
 clean:
 	rm -rf $(VENV) node_modules var

@@ -14,13 +14,16 @@ class PlayerAdmin(admin.ModelAdmin):
 @admin.register(Friendship)
 class FriendshipAdmin(admin.ModelAdmin):
     list_display = ("user_low", "user_high", "status", "requested_by", "created_at", "accepted_at")
-    list_filter = ("status",)
+    list_filter = ("status", "created_at")
+    search_fields = ("user_low__username", "user_high__username")
     raw_id_fields = ("user_low", "user_high", "requested_by")
 
 
 @admin.register(Block)
 class BlockAdmin(admin.ModelAdmin):
     list_display = ("blocker", "blocked", "created_at")
+    list_filter = ("created_at",)
+    search_fields = ("blocker__username", "blocked__username")
     raw_id_fields = ("blocker", "blocked")
 
 
@@ -28,5 +31,7 @@ class BlockAdmin(admin.ModelAdmin):
 class AccessTokenAdmin(admin.ModelAdmin):
     # The hash is useless to read and the token itself is never stored.
     list_display = ("name", "user", "prefix", "created_at", "last_used_at")
+    list_filter = ("created_at", "last_used_at")
+    search_fields = ("user__username", "name", "prefix")
     readonly_fields = ("token_hash", "prefix", "created_at", "last_used_at")
     raw_id_fields = ("user",)

@@ -11,6 +11,8 @@ from datetime import timedelta
 
 from django.utils import timezone
 
+from moderation.bans import is_banned
+
 from .models import AccessToken
 
 TOKEN_PREFIX = "jkr_"
@@ -38,11 +40,11 @@ def revoke_token(user, token_id):
 
 
 def user_for_token(raw_token):
-    """The active user a raw token belongs to, or None (unknown, revoked, inactive)."""
+    """The active user a raw token belongs to, or None (unknown, revoked, inactive, banned)."""
     if not raw_token or not isinstance(raw_token, str) or not raw_token.startswith(TOKEN_PREFIX):
         return None
     token = AccessToken.objects.select_related("user").filter(token_hash=hash_token(raw_token.strip())).first()
-    if token is None or not token.user.is_active:
+    if token is None or not token.user.is_active or is_banned(token.user):
         return None
     now = timezone.now()
     if token.last_used_at is None or now - token.last_used_at >= LAST_USED_RESOLUTION:

@@ -28,8 +28,10 @@ class AccountAdmin(ReadOnlyAdmin):
 @admin.register(Entry)
 class EntryAdmin(ReadOnlyAdmin):
     list_display = ("id", "created_at", "kind", "amount", "debit", "credit", "table_id", "match_id", "memo")
-    list_filter = ("kind",)
-    search_fields = ("debit__key", "credit__key", "memo", "idempotency_key")
+    list_filter = ("kind", "created_at")
+    search_fields = ("debit__key", "credit__key", "debit__user__username", "credit__user__username", "memo",
+                     "idempotency_key")
+    date_hierarchy = "created_at"
     list_select_related = ("debit", "credit")
 
 

@@ -82,7 +82,8 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def receive(self, text_data=None, bytes_data=None):
         try:
-            frame = parse_browser_frame(text_data)
+            with translation.override(self.language):
+                frame = parse_browser_frame(text_data)
         except FrameError as exc:
             await self.send_error(exc.message)
             return
@@ -90,7 +91,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send_state()
             return
         handler = resign_for_player if frame["type"] == "resign" else act_for_player
-        outcome = await database_sync_to_async(handler)(self.table_id, self.player, frame)
+        outcome = await database_sync_to_async(_in_language(handler, self.language))(self.table_id, self.player, frame)
         if outcome is not None:
             await self.send_error(outcome)
             await self.send_state()  # a stale tab catches up at once
@@ -106,6 +107,16 @@ class TableConsumer(AsyncWebsocketConsumer):
         with translation.override(self.language):
             html = render_to_string("games/_match_error.html", {"message": message})
         await self.send(text_data=html)
+
+
+def _in_language(function, language):
+    """Run `function` with the page's language active (refusals are read by people)."""
+
+    def wrapped(*args):
+        with translation.override(language):
+            return function(*args)
+
+    return wrapped
 
 
 class FrameError(Exception):

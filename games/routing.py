@@ -2,9 +2,10 @@
 
 from django.urls import path
 
-from . import consumers
+from . import consumers, protocol
 
 websocket_urlpatterns = [
     path("ws/lobby/", consumers.LobbyConsumer.as_asgi()),
     path("ws/table/<int:table_id>/", consumers.TableConsumer.as_asgi()),
+    path("ws/play/", protocol.PlayConsumer.as_asgi()),
 ]

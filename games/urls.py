@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import replay_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -9,4 +9,11 @@ urlpatterns = [
     path("tables/<int:table_id>/", views.table_detail, name="table"),
     path("tables/<int:table_id>/sit/", views.table_sit, name="table_sit"),
     path("tables/<int:table_id>/stand/", views.table_stand, name="table_stand"),
+    # Records, replays and deal checks (replay_views.py).
+    path("tables/<int:table_id>/record.json", replay_views.record_download, name="table_record"),
+    path("tables/<int:table_id>/fairness.json", replay_views.fairness_download, name="table_fairness_json"),
+    path("tables/<int:table_id>/fairness/", replay_views.fairness_page, name="table_fairness"),
+    path("tables/<int:table_id>/replay/", replay_views.replay_page, name="table_replay"),
+    path("matches/", replay_views.my_matches, name="my_matches"),
+    path("players/<str:username>/matches/", replay_views.player_matches, name="player_matches"),
 ]

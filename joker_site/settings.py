@@ -57,6 +57,8 @@ INSTALLED_APPS = [
     "coins",
     "games",
     "rules_pages",
+    "moderation",
+    "lessons",
 ]
 
 MIDDLEWARE = [
@@ -118,7 +120,10 @@ if REDIS_URL:
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
-                "hosts": [REDIS_URL],
+                # redis-py 8 times reads out after 5 s by default, exactly as long as the
+                # BZPOPMIN a consumer blocks in: without more room a busy consumer's
+                # receive dies with "Timeout reading" and its socket closes (1011).
+                "hosts": [{"address": REDIS_URL, "socket_timeout": 15}],
                 # group_send drops messages silently past capacity: leave room for
                 # bursts of "match moved" notices to a slow consumer.
                 "capacity": 1000,
@@ -156,10 +161,12 @@ if REDIS_URL:
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 6 * 3600}
 
 # --- Auth (django-allauth) ------------------------------------------------------
+# Django's and allauth's backends, refusing users with a ban in force (moderation/auth.py).
 AUTHENTICATION_BACKENDS = [
-    "django.contrib.auth.backends.ModelBackend",
-    "allauth.account.auth_backends.AuthenticationBackend",
+    "moderation.auth.ModelBackend",
+    "moderation.auth.AuthenticationBackend",
 ]
+ACCOUNT_ADAPTER = "moderation.auth.AccountAdapter"
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

@@ -18,6 +18,7 @@ urlpatterns += i18n_patterns(
     path("accounts/", include("allauth.urls")),
     path("coins/", include("coins.urls")),
     path("rules/", include("rules_pages.urls")),
+    path("lesson/", include("lessons.urls")),
     path("", include("games.urls")),
     prefix_default_language=True,
 )

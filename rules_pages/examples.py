@@ -7,10 +7,10 @@ Every worked example in a content file sits next to a fenced block::
     ```
 
 This module parses such a block against the schema in docs/rules_pages.md
-(``parse_example``), says what outcome the page states (``stated_outcome``), and,
-in the ENGINE BRIDGE at the bottom, asks the rules engine for the same outcome
-(``outcome_from_engine``). tests/test_rules_pages_examples.py compares the two, so
-the pages and the engine never disagree. The rules themselves live only in
+(``parse_example``) and says what outcome the page states (``stated_outcome``).
+The engine bridge (``rules_pages.engine_bridge.outcome_from_engine``) plays the same
+example out in the rules engine; tests/test_rules_pages_examples.py compares the two,
+so the pages and the engine never disagree. The rules themselves live only in
 ``games.engine``; nothing here decides who wins a trick or what a hand scores.
 """
 
@@ -37,10 +37,6 @@ COMMON_KEYS = {"id", "kind"} | LOCALIZED_KEYS
 
 class ExampleError(ValueError):
     """An example block that does not follow the schema."""
-
-
-class EngineUnavailable(RuntimeError):
-    """games.engine cannot be imported (yet)."""
 
 
 @dataclass(frozen=True)
@@ -388,10 +384,11 @@ def deck_order(cards):
     return sorted(cards, key=ALL_CARDS.index)
 
 
-def choice_keys(example):
-    """The reader's choices on a 'try' board: each legal card, a classic joker once per mode."""
+def choice_keys(example, legal=None):
+    """The reader's choices on a 'try' board: each legal card (the page's, or ``legal``), a
+    classic joker once per mode."""
     keys = []
-    for code in deck_order(example.data["legal"]):
+    for code in deck_order(example.data["legal"] if legal is None else legal):
         if code in JOKERS and example.data["variant"] == "classic":
             keys += [f"{code}:take", f"{code}:discard"]
         else:
@@ -455,111 +452,3 @@ def parse_choice(example, choice):
 def full_trick(example, play):
     """The whole trick of a 'try' board once the reader has played ``play``."""
     return plays_of(example.data["trick"]) + [play] + plays_of(example.data["after"])
-
-
-def try_board_legal_cards(example):
-    """Legal cards for the reader of a 'try' board: the engine's answer when it is there.
-
-    Until games.engine is merged the board shows the cards the page states; the test
-    in tests/test_rules_pages_examples.py holds those to the engine once it exists.
-    """
-    try:
-        return engine_legal_cards(example), "engine"
-    except EngineUnavailable:
-        return deck_order(example.data["legal"]), "page"
-
-
-def try_board_winner(example, choice):
-    """The seat that wins the board's trick after the reader's (legal) ``choice``."""
-    play = parse_choice(example, choice)
-    try:
-        return engine_trick_winner(example.data["variant"], example.data["trump"], example.data["leader"],
-                                   full_trick(example, play)), "engine"
-    except EngineUnavailable:
-        key = f"{play.card}:{play.joker}" if play.card in JOKERS and example.data["variant"] == "classic" else play.card
-        return example.data["winners"][key], "page"
-
-
-# --- ENGINE BRIDGE ---------------------------------------------------------------------
-# The only code that calls games.engine. The engine's API did not exist when these
-# pages were written: the calls below name what each example needs in plain terms
-# (plays in record-format style: {"card", "joker", "suit"}), and the lead points
-# them at the engine's real functions. Everything else in this module stays as it is.
-
-
-def load_engine():
-    try:
-        from games import engine  # noqa: PLC0415 - imported late so the pages work without it
-    except ImportError as exc:
-        raise EngineUnavailable(f"games.engine cannot be imported: {exc}") from exc
-    return engine
-
-
-def engine_legal_cards(example):
-    """ENGINE: the cards the player to move may play ('legal' and 'try' examples)."""
-    engine = load_engine()
-    data = example.data
-    return deck_order(
-        engine.legal_cards(  # ENGINE: adapt to the engine's API
-            variant=data["variant"],
-            trump=data["trump"],
-            hand=list(data["hand"]),
-            face_up=list(data.get("face_up", [])),
-            first_play=bool(data.get("first_play", False)),
-            trick=[p.as_dict() for p in plays_of(data["trick"])],
-        )
-    )
-
-
-def engine_trick_winner(variant, trump, leader, plays):
-    """ENGINE: the seat that wins a complete trick; ``plays`` start with the leader's card."""
-    engine = load_engine()
-    return engine.trick_winner(  # ENGINE: adapt to the engine's API
-        variant=variant, trump=trump, leader=leader, plays=[p.as_dict() for p in plays]
-    )
-
-
-def outcome_from_engine(example):
-    """ENGINE: the engine's outcome for an example, shaped like ``stated_outcome``."""
-    engine = load_engine()
-    data = example.data
-    if example.kind == "trick":
-        return {"winner": engine_trick_winner(data["variant"], data["trump"], data["leader"], plays_of(data["plays"]))}
-    if example.kind == "legal":
-        return {"legal": engine_legal_cards(example)}
-    if example.kind == "bid":
-        # ENGINE: the one number the dealer may not bid, or None.
-        return {"forbidden": engine.forbidden_bid(deal_size=data["deal_size"], bids=list(data["bids"]))}
-    if example.kind == "score":
-        # ENGINE: a classic deal score (rules.md 2.7); golden/misère pulkas have no bid.
-        return {
-            "score": engine.deal_score(
-                bid=data.get("bid"), tricks=data["tricks"], deal_size=data.get("deal_size", 9),
-                khishti=data.get("khishti", 200), pulka=data.get("pulka", "normal"),
-            )
-        }
-    if example.kind == "pulka":
-        khishti = data.get("khishti", 200)
-        scores = [
-            [engine.deal_score(bid=bids[i], tricks=tricks[i], deal_size=size, khishti=khishti, pulka="normal")
-             for i, size in enumerate(data["deal_sizes"])]
-            for bids, tricks in zip(data["bids"], data["tricks"])
-        ]
-        # ENGINE: premium plus moshla per seat at the end of a pulka (rules.md 2.8).
-        bonus = engine.pulka_bonus(setting=data["setting"], bids=data["bids"], tricks=data["tricks"], deal_scores=scores)
-        return {"deal_scores": scores, "bonus": list(bonus)}
-    if example.kind == "japanese_deal":
-        # ENGINE: the points a Japanese deal gives each player (rules.md 3.5).
-        return {"points": list(engine.japanese_deal_points(tricks=list(data["tricks"])))}
-    if example.kind == "match":
-        points = [list(engine.japanese_deal_points(tricks=list(t))) for t in data["deals"]]  # ENGINE
-        # ENGINE: the match score after these deals and who won it (rules.md 3.5), or None.
-        totals, winner = engine.japanese_match(target=data["target"], deal_tricks=[list(t) for t in data["deals"]])
-        return {"points": points, "totals": list(totals), "winner": winner}
-    if example.kind == "try":
-        winners = {}
-        for key in choice_keys(example):
-            play = parse_choice(example, key)
-            winners[key] = engine_trick_winner(data["variant"], data["trump"], data["leader"], full_trick(example, play))
-        return {"legal": engine_legal_cards(example), "winners": winners}
-    raise ExampleError(f"no engine check for kind {example.kind!r}")

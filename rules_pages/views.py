@@ -8,7 +8,8 @@ from django.utils import translation
 from django.utils.translation import gettext, gettext_lazy as _
 
 from . import content
-from .examples import ExampleError, full_trick, parse_choice, reader_seat, try_board_legal_cards, try_board_winner
+from .engine_bridge import try_board_legal_cards, try_board_winner
+from .examples import ExampleError, full_trick, parse_choice, reader_seat
 
 # The index lists the pages with these short blurbs (the pages' own titles come from
 # their content files).
@@ -72,8 +73,8 @@ def try_board(request, slug, example_id):
     example = content.find_example(lang, slug, example_id)
     if example is None or example.kind != "try":
         raise Http404("No such example board")
-    legal, source = try_board_legal_cards(example)
-    answer = {"legal": legal, "why": example.localized["why"], "source": source}
+    legal = try_board_legal_cards(example)
+    answer = {"legal": legal, "why": example.localized["why"]}
     choice = request.GET.get("choice")
     if choice is None:
         return JsonResponse(answer)
@@ -86,7 +87,7 @@ def try_board(request, slug, example_id):
     if not answer["allowed"]:
         answer["message"] = gettext("That card is not allowed here.")
         return JsonResponse(answer)
-    winner, source = try_board_winner(example, choice)
+    winner = try_board_winner(example, choice)
     plays = content.trick_plays_context(example, full_trick(example, play))
     winner_name = content.seat_label(example, winner)
     if winner == reader_seat(example):
@@ -99,6 +100,5 @@ def try_board(request, slug, example_id):
         "winner_name": winner_name,
         "reader": reader_seat(example),
         "trick_html": render_to_string("rules_pages/trick.html", {"plays": plays, "winner": winner}),
-        "source": source,
     })
     return JsonResponse(answer)

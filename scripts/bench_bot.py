@@ -29,9 +29,8 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from games.engine import ClassicState, JapaneseState, Phase, deal_from_deck, shuffled_deck  # noqa: E402
-from games.engine.actions import Play  # noqa: E402
-from games.engine.bot import choose_action  # noqa: E402
+from games.engine import ClassicState, JapaneseState, Phase, deal_from_deck, shuffled_deck
+from games.engine.bot import choose_action
 
 
 def random_move(state, seat, rng):
@@ -104,7 +103,9 @@ def japanese_bench(deals: int, timer: Timer):
                 deal_from_deck(state, shuffled_deck(deck_rng))
                 continue
             seat = state.to_act
-            action = timer.bot(state, seat, bot_rng) if seat == bot_seat else random_move(state, seat, move_rng)
+            action = (
+                timer.bot(state, seat, bot_rng) if seat == bot_seat else random_move(state, seat, move_rng)
+            )
             before = len(state.results)
             state.apply(action)
             if len(state.results) > before:
@@ -122,7 +123,9 @@ def japanese_bench(deals: int, timer: Timer):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--classic-games", type=int, default=9, help="seeds; each is played twice (2 x 24 deals)")
+    parser.add_argument(
+        "--classic-games", type=int, default=9, help="seeds; each is played twice (2 x 24 deals)"
+    )
     parser.add_argument("--japanese-deals", type=int, default=400)
     parser.add_argument("--quick", action="store_true", help="a short run (not the official figures)")
     args = parser.parse_args(argv)

@@ -200,7 +200,12 @@ def test_every_full_page_has_the_language_switcher_and_no_outside_resources(worl
                 continue
             assert 'action="/i18n/setlang/"' in page, f"no language switcher on {path}"
             loaded = re.findall(r'<(?:script|img|iframe|source|audio|video|embed)\b[^>]*\ssrc="([^"]+)"', page)
-            loaded += re.findall(r'<link\b[^>]*\shref="([^"]+)"', page)
+            # A <link> loads something unless it only names a page (canonical, translations).
+            loaded += [
+                re.search(r'\shref="([^"]+)"', tag).group(1)
+                for tag in re.findall(r"<link\b[^>]*>", page)
+                if 'href="' in tag and not re.search(r'rel="(canonical|alternate)"', tag)
+            ]
             assert loaded, path
             for value in loaded:
                 assert not re.match(r"(https?:)?//", value), f"{path} loads {value} from outside"

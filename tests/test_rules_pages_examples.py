@@ -7,14 +7,8 @@ import json
 import pytest
 
 from rules_pages import content
-from rules_pages.examples import ExampleError, outcome_from_engine, parse_example, stated_outcome
-
-try:
-    import games.engine  # noqa: F401
-
-    ENGINE_MISSING = None
-except ImportError as exc:  # the engine is written on another branch
-    ENGINE_MISSING = str(exc)
+from rules_pages.engine_bridge import outcome_from_engine
+from rules_pages.examples import ExampleError, parse_example, stated_outcome
 
 LANGS = content.LANGUAGES
 RULES_PAGES_WITH_BOARDS = ("classic", "japanese")
@@ -24,8 +18,15 @@ def examples_of(lang, slug):
     return content.load_page(lang, slug).examples
 
 
+# Examples the engine gets wrong by rules.md (example id -> the rule, expected, actual). The page
+# keeps the right outcome and its check is an expected failure until the engine is fixed.
+ENGINE_DISAGREES: dict[str, str] = {}
+
 ALL_EXAMPLES = [
-    pytest.param(example, id=f"{lang}-{slug}-{example.id}")
+    pytest.param(
+        example, id=f"{lang}-{slug}-{example.id}",
+        marks=[pytest.mark.xfail(strict=True, reason=ENGINE_DISAGREES[example.id])] if example.id in ENGINE_DISAGREES else [],
+    )
     for lang in LANGS for slug in content.PAGE_SLUGS for example in examples_of(lang, slug)
 ]
 
@@ -133,11 +134,10 @@ def test_an_example_id_is_used_once_per_page():
 
 
 # --- The pages and the engine agree ---------------------------------------------------------
-# Skipped only while games.engine cannot be imported; rules_pages.examples.outcome_from_engine
-# is the one place that calls the engine.
+# rules_pages.engine_bridge plays every example out in a real game of the engine
+# (tests/test_rules_pages_engine_bridge.py checks the bridge itself).
 
 
-@pytest.mark.skipif(ENGINE_MISSING is not None, reason=f"games.engine cannot be imported: {ENGINE_MISSING}")
 @pytest.mark.parametrize("example", ALL_EXAMPLES)
 def test_the_engine_gives_the_outcome_the_page_states(example):
     assert outcome_from_engine(example) == stated_outcome(example)

@@ -5,6 +5,7 @@ from .cards import CARD_NAMES, full_deck, shuffled_deck
 from .classic import ClassicOptions, ClassicState
 from .common import Phase
 from .dealing import deal_arguments, deal_from_deck
+from .fallback import timeout_action
 from .errors import (
     ERROR_CODES,
     EngineError,
@@ -45,5 +46,6 @@ __all__ = [
     "replay_text",
     "shuffled_deck",
     "state_from_record",
+    "timeout_action",
     "to_record",
 ]

@@ -95,6 +95,9 @@ def _malformed(record, why: str) -> IllegalAction:
     return IllegalAction("invalid_action", f"malformed action {record!r}: {why}", why=why)
 
 
+_new = tuple.__new__
+
+
 def action_from_record(record) -> Action:
     """The action a record-format action dict stands for.
 
@@ -108,24 +111,26 @@ def action_from_record(record) -> Action:
     seat = record.get("seat")
     if type(seat) is not int:
         raise _malformed(record, "seat must be an integer")
-    if "play" in record:
-        if len(record) > 2 and not _PLAY_KEYS.issuperset(record):
+    card = record.get("play")
+    if card is not None:
+        if type(card) is not str:
+            raise _malformed(record, "play must be a card string")
+        if len(record) == 2:  # the common case: an ordinary card
+            return _new(Play, (seat, card, None, None))
+        if not _PLAY_KEYS.issuperset(record):
             raise _malformed(record, "unknown keys")
-        card = record["play"]
         joker = record.get("joker")
         suit = record.get("suit")
-        if type(card) is not str or (joker is not None and type(joker) is not str) or (
-            suit is not None and type(suit) is not str
-        ):
-            raise _malformed(record, "play, joker and suit must be strings")
-        return Play(seat, card, joker, suit)
+        if (joker is not None and type(joker) is not str) or (suit is not None and type(suit) is not str):
+            raise _malformed(record, "joker and suit must be strings")
+        return _new(Play, (seat, card, joker, suit))
     if len(record) != 2:
         raise _malformed(record, "expected exactly one of trump, bid, play")
     if "bid" in record:
         n = record["bid"]
         if type(n) is not int:
             raise IllegalAction("bid_out_of_range", f"a bid must be a whole number, not {n!r}", bid=repr(n))
-        return Bid(seat, n)
+        return _new(Bid, (seat, n))
     if "trump" in record:
         suit = record["trump"]
         if type(suit) is not str:

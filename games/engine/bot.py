@@ -2,9 +2,9 @@
 
 API::
 
-    choose_action(state, seat, rng=None) -> ChooseTrump | Bid | Play   # one of state.legal_actions(seat)
-    observe(state, seat) -> ClassicObservation | JapaneseObservation   # all the bot may know
-    decide(observation, rng=None) -> action                            # the decision, from that alone
+    choose_action(state, seat, rng=None, effort=1.0)  # -> ChooseTrump | Bid | Play, a legal action
+    observe(state, seat)          # -> ClassicObservation | JapaneseObservation: all the bot may know
+    decide(observation, rng=None, effort=1.0)         # -> the action, decided from the observation alone
 
 ``rng`` is any ``random.Random``-like object; without one the bot seeds its
 own from public facts of the position, so a position always gets the same
@@ -68,7 +68,7 @@ class JapaneseObservation:
     trump: int | None
     hand: int
     face_up: list[int]  # both seats' face-up column cards, masks
-    columns_left: list[int]  # live columns per seat (each hides one face-down card)
+    columns: list[list[int]]  # per seat, the face-up card of each live column (each hides a face-down card)
     hand_counts: list[int]
     first_card_played: list[bool]
     taken: list[int]
@@ -89,7 +89,9 @@ def _public_plays(state) -> list[tuple[int, int, int, int]]:
         if card is None:
             continue
         suit = rec.get("suit")
-        plays.append((rec["seat"], INDEX[card], MODE_OF[rec.get("joker")], -1 if suit is None else SUITS.index(suit)))
+        plays.append(
+            (rec["seat"], INDEX[card], MODE_OF[rec.get("joker")], -1 if suit is None else SUITS.index(suit))
+        )
     return plays
 
 
@@ -139,7 +141,7 @@ def observe(state, seat: int):
         trump=trump_index(view["trump"]),
         hand=mask_of(view["hand"]),
         face_up=[mask_of(col["up"] for col in columns[s] if col) for s in (0, 1)],
-        columns_left=[sum(1 for col in columns[s] if col) for s in (0, 1)],
+        columns=[[INDEX[col["up"]] for col in columns[s] if col] for s in (0, 1)],
         hand_counts=list(view["hand_counts"]),
         first_card_played=list(view["first_card_played"]),
         taken=list(view["tricks_taken"]),
@@ -150,15 +152,19 @@ def observe(state, seat: int):
     )
 
 
-def choose_action(state, seat: int, rng=None):
-    """The bot's move for ``seat``, which must be the seat to act: one of ``state.legal_actions(seat)``."""
+def choose_action(state, seat: int, rng=None, effort: float = 1.0):
+    """The bot's move for ``seat``, which must be the seat to act: one of ``state.legal_actions(seat)``.
+
+    ``effort`` scales how many playouts a decision may spend (1.0: the full
+    budget, well under 50 ms; less for a faster, weaker move).
+    """
     obs = observe(state, seat)
     if not obs.legal:
         raise ValueError(f"seat {seat} has no move now (to act: {state.to_act})")
-    return decide(obs, rng)
+    return decide(obs, rng, effort)
 
 
-def decide(obs, rng=None):
+def decide(obs, rng=None, effort: float = 1.0):
     """The bot's decision from an observation alone."""
     legal = obs.legal
     if len(legal) == 1:
@@ -168,9 +174,9 @@ def decide(obs, rng=None):
     if obs.phase == "trump":
         action = ChooseTrump(obs.seat, choose_trump(obs.hand))
     elif isinstance(obs, ClassicObservation):
-        action = bot_classic.choose_action(obs, rng)
+        action = bot_classic.choose_action(obs, rng, effort)
     else:
-        action = bot_japanese.choose_play(obs, rng)
+        action = bot_japanese.choose_play(obs, rng, effort)
     if action not in legal:  # a safety net; the tests make sure it is never needed
         return legal[0]
     return action

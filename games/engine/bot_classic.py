@@ -68,6 +68,8 @@ BID_BUDGET = 5000
 MIN_SAMPLES = 6
 MAX_SAMPLES = 100
 FINALISTS = 3
+RESERVE_JOKERS = True
+RESERVE_MASTERS = True
 
 
 def deal_value(kind: str, bid, took: int, cards: int, khishti) -> int:
@@ -91,7 +93,18 @@ def deal_value(kind: str, bid, took: int, cards: int, khishti) -> int:
 
 
 class ClassicKnowledge:
-    __slots__ = ("seat", "trump", "trump_mask", "played", "out", "excluded", "counts", "opponents", "opp_cards")
+    __slots__ = (
+        "_groups",
+        "counts",
+        "excluded",
+        "opp_cards",
+        "opponents",
+        "out",
+        "played",
+        "seat",
+        "trump",
+        "trump_mask",
+    )
 
     def __init__(self, obs):
         self.seat = obs.seat
@@ -131,45 +144,51 @@ class ClassicKnowledge:
         self.counts = counts
         self.opponents = [s for s in range(4) if s != obs.seat]
         self.opp_cards = sum(counts)
+        # Unseen cards grouped by the opponents that may hold them, most constrained groups first.
+        groups = {}
+        for c in bits(self.out):
+            allowed = tuple(s for s in self.opponents if counts[s] and not excluded[s] >> c & 1)
+            groups.setdefault(allowed, []).append(c)
+        self._groups = sorted(groups.items(), key=lambda item: len(item[0]))
 
     def sample(self, rng) -> list[int]:
         """The opponents' hands in one random deal of the unseen cards that fits what is known."""
-        cards = bits(self.out)
-        rng.shuffle(cards)
         hands = [0, 0, 0, 0]
-        excluded = self.excluded
-        opponents = self.opponents
-        out = self.out
-        if not any(excluded[s] & out for s in opponents):
+        groups = self._groups
+        if len(groups) == 1 and len(groups[0][0]) == len(self.opponents):  # nothing known: deal in order
+            cards = list(groups[0][1])
+            rng.shuffle(cards)
             pos = 0
-            for s in opponents:
+            for s in self.opponents:
                 n = self.counts[s]
                 for c in cards[pos : pos + n]:
                     hands[s] |= 1 << c
                 pos += n
             return hands
         room = list(self.counts)
-        pile = len(cards) - self.opp_cards
-        # Place the most constrained cards first.
-        cards.sort(key=lambda c: sum(1 for s in opponents if not excluded[s] >> c & 1))
+        pile = self.out.bit_count() - self.opp_cards  # undealt cards (deals of 1-8 cards)
         random = rng.random
-        for c in cards:
-            allowed = [s for s in opponents if room[s] and not excluded[s] >> c & 1]
-            total = pile + sum(room[s] for s in allowed)
-            if total <= 0:  # no consistent place left (rare): anywhere there is room
-                allowed = [s for s in opponents if room[s]]
-                total = sum(room[s] for s in allowed)
-                if total <= 0:
-                    continue
-            r = random() * total
-            for s in allowed:
-                r -= room[s]
-                if r < 0:
-                    hands[s] |= 1 << c
-                    room[s] -= 1
-                    break
-            else:
-                pile -= 1
+        for allowed, cards in groups:
+            cards = list(cards)
+            rng.shuffle(cards)
+            for c in cards:
+                total = pile
+                for s in allowed:
+                    total += room[s]
+                if total <= 0:  # no consistent place left (rare): anywhere there is room
+                    allowed = tuple(s for s in self.opponents if room[s])
+                    total = sum(room[s] for s in allowed)
+                    if total <= 0:
+                        continue
+                r = random() * total
+                for s in allowed:
+                    r -= room[s]
+                    if r < 0:
+                        hands[s] |= 1 << c
+                        room[s] -= 1
+                        break
+                else:
+                    pile -= 1
         return hands
 
 
@@ -273,8 +292,10 @@ def _choose_lead(hand: int, seat: int, hands, trump: int, trump_mask: int, want:
     return joker, M_DISCARD, named
 
 
-def _choose_follow(hand, seat, hands, pos, led, must_high, win_key, win_card, trump, trump_mask, want):
-    """(card, mode) the policy plays on a trick already led."""
+def _choose_follow(
+    hand, seat, hands, pos, led, must_high, win_key, win_card, trump, trump_mask, want, keep=0
+):
+    """(card, mode) the policy plays on a trick already led; ``keep`` jokers are saved for later."""
     legal = legal_follow(hand, led, must_high, trump_mask)
     beat = beaters(legal, win_key, win_card, led, trump_mask)
     plain_beat = beat & ~JOKERS
@@ -285,18 +306,32 @@ def _choose_follow(hand, seat, hands, pos, led, must_high, win_key, win_card, tr
                 in_suit = plain_beat & SUIT_MASK[led]
                 pick = in_suit or plain_beat
                 return (pick & -pick).bit_length() - 1, 0
-            # The lowest card that nobody still to play can beat.
-            for c in bits(plain_beat & SUIT_MASK[led]) + bits(plain_beat & trump_mask & ~SUIT_MASK[led]):
-                key = 200 + c if c // 9 == trump else 100 + c
-                safe = True
-                for k in range(1, 5 - pos):
-                    s = (seat + k) & 3
-                    their = legal_follow(hands[s], led, must_high, trump_mask)
-                    if beaters(their, key, c, led, trump_mask) & ~JOKERS:
-                        safe = False
-                        break
-                if safe:
-                    return c, 0
+            # The lowest card that beats the best ordinary card anybody still to play could answer with.
+            threat = -1
+            for k in range(1, 5 - pos):
+                their = legal_follow(hands[(seat + k) & 3], led, must_high, trump_mask)
+                trumps = their & trump_mask
+                if trumps:
+                    key = 200 + trumps.bit_length() - 1
+                else:
+                    in_suit = their & SUIT_MASK[led]
+                    key = 100 + in_suit.bit_length() - 1 if in_suit else -1
+                threat = max(threat, key)
+            if threat < 200:
+                above = (
+                    plain_beat & SUIT_MASK[led] & ~((1 << (threat - 99)) - 1)
+                    if threat >= 100
+                    else plain_beat & SUIT_MASK[led]
+                )
+                if above:
+                    return (above & -above).bit_length() - 1, 0
+                trumps = plain_beat & trump_mask
+                if trumps:
+                    return (trumps & -trumps).bit_length() - 1, 0
+            else:
+                trumps = plain_beat & trump_mask & ~((1 << (threat - 199)) - 1)
+                if trumps:
+                    return (trumps & -trumps).bit_length() - 1, 0
             if jokers:
                 return (jokers & -jokers).bit_length() - 1, M_TAKE
             return highest_rank(plain_beat, trump_mask), 0
@@ -306,7 +341,7 @@ def _choose_follow(hand, seat, hands, pos, led, must_high, win_key, win_card, tr
     safe = legal & ~beat & ~JOKERS
     if safe:
         return highest_rank(safe, trump_mask), 0
-    if jokers:
+    if jokers and (jokers.bit_count() > keep or not plain_beat):
         return (jokers & -jokers).bit_length() - 1, M_DISCARD
     if pos == 4:  # the trick is ours whatever we play: get rid of the biggest card
         return highest_rank(plain_beat, trump_mask), 0
@@ -348,28 +383,57 @@ def playout(hands, trump, trick, leader, tricks_left, taken, bids, kind, rnd, ra
             pos = 1
         while pos <= 4:
             hand = hands[seat]
+            keep = 0
             if golden:
                 want = True
             elif misere:
                 want = False
             else:
-                want = taken[seat] != bids[seat]
-            purposeful = rnd() < rational[seat]
+                need = bids[seat] - taken[seat]
+                want = need != 0
+                if 0 < need < tricks_left and RESERVE_JOKERS:
+                    sure = (hand & JOKERS).bit_count()
+                    if RESERVE_MASTERS and trump_mask and sure < need:
+                        # Trumps above every trump the others hold win whenever they are played.
+                        others = (hands[0] | hands[1] | hands[2] | hands[3]) & ~hand & trump_mask
+                        sure += (hand & trump_mask & ~((1 << others.bit_length()) - 1)).bit_count()
+                    if need <= sure:
+                        # Sure winners alone can make the bid: duck now and keep them for the end.
+                        want = False
+                        keep = min(need, (hand & JOKERS).bit_count())
             if pos == 1:
-                if purposeful:
+                if rnd() < rational[seat]:
                     c, m, named = _choose_lead(hand, seat, hands, trump, trump_mask, want)
                 else:
                     c, m, named = _random_card(hand, True, rnd)
                 led, must_high, win_key = lead_key(c, m, named, trump)
                 win_card, win_seat = c, seat
             else:
-                if purposeful:
+                if rnd() < rational[seat]:
                     c, m = _choose_follow(
-                        hand, seat, hands, pos, led, must_high, win_key, win_card, trump, trump_mask, want
+                        hand,
+                        seat,
+                        hands,
+                        pos,
+                        led,
+                        must_high,
+                        win_key,
+                        win_card,
+                        trump,
+                        trump_mask,
+                        want,
+                        keep,
                     )
                 else:
-                    c, m, _ = _random_card(legal_follow(hand, led, must_high, trump_mask), False, rnd)
-                k = card_key(c, m, pos, trump, led)
+                    cards = bits(legal_follow(hand, led, must_high, trump_mask))
+                    c = cards[int(rnd() * len(cards))]
+                    m = (M_TAKE if rnd() < 0.5 else M_DISCARD) if c == X1 or c == X2 else 0
+                # The card's strength in the trick (card_key, inlined: this is the hottest loop).
+                if c == X1 or c == X2:
+                    k = 1000 + pos if m == M_TAKE else -1
+                else:
+                    suit = c // 9
+                    k = 200 + c if suit == trump else 100 + c if suit == led else -1
                 if k > win_key:
                     win_key, win_card, win_seat = k, c, seat
             hands[seat] = hand ^ (1 << c)
@@ -418,7 +482,7 @@ def _rationality(me: int) -> list[float]:
     return r
 
 
-def choose_bid(obs, rng) -> int:
+def choose_bid(obs, rng, effort: float = 1.0) -> int:
     legal_bids = [a.n for a in obs.legal]
     if len(legal_bids) == 1:
         return legal_bids[0]
@@ -450,10 +514,12 @@ def choose_bid(obs, rng) -> int:
         hands, trump, targets, stream = drawn
         bids = list(targets)
         bids[me] = cand
-        taken = playout(list(hands), trump, None, leader, n, [0, 0, 0, 0], bids, NORMAL, iter(stream).__next__, rational)
+        taken = playout(
+            list(hands), trump, None, leader, n, [0, 0, 0, 0], bids, NORMAL, iter(stream).__next__, rational
+        )
         return deal_value(NORMAL, cand, taken[me], n, khishti)
 
-    return _best_by_playouts(legal_bids, sample, run, steps, BID_BUDGET, tie_key=lambda b: -abs(b - n / 4.0))
+    return _best_by_playouts(legal_bids, sample, run, steps, BID_BUDGET, lambda b: -abs(b - n / 4.0), effort)
 
 
 def _random_stream(rng, steps: int) -> list[float]:
@@ -467,10 +533,12 @@ def _random_stream(rng, steps: int) -> list[float]:
 PLAYOUT_OVERHEAD = 6
 
 
-def _best_by_playouts(candidates, sample, run, steps, budget, tie_key):
+def _best_by_playouts(candidates, sample, run, steps, budget, tie_key, effort=1.0):
     """The candidate with the best mean playout score (a first round on all, a second on the best few)."""
     cost = steps + PLAYOUT_OVERHEAD
-    first = max(MIN_SAMPLES, min(MAX_SAMPLES, budget // 2 // (cost * len(candidates))))
+    budget = int(budget * effort)
+    least = max(1, round(MIN_SAMPLES * min(1.0, effort)))
+    first = max(least, min(MAX_SAMPLES, budget // 2 // (cost * len(candidates))))
     totals = {c: 0.0 for c in candidates}
     counts = {c: 0 for c in candidates}
     for _ in range(first):
@@ -485,7 +553,7 @@ def _best_by_playouts(candidates, sample, run, steps, budget, tie_key):
     ranked = sorted(candidates, key=lambda c: (mean(c), tie_key(c)), reverse=True)
     finalists = ranked[:FINALISTS]
     if len(finalists) > 1:
-        second = max(MIN_SAMPLES, min(MAX_SAMPLES, budget // 2 // (cost * len(finalists))))
+        second = max(least, min(MAX_SAMPLES, budget // 2 // (cost * len(finalists))))
         for _ in range(second):
             drawn = sample()
             for c in finalists:
@@ -528,7 +596,7 @@ def _distinct_plays(obs, know: ClassicKnowledge) -> list[tuple[int, int, int]]:
     return plays
 
 
-def choose_play(obs, rng):
+def choose_play(obs, rng, effort: float = 1.0):
     know = ClassicKnowledge(obs)
     me = obs.seat
     trump = know.trump
@@ -573,7 +641,7 @@ def choose_play(obs, rng):
             taken = playout(hs, trump, cur, leader, tricks_left, list(taken0), bids, kind, rnd, rational)
         return deal_value(kind, bids[me], taken[me], n, obs.khishti)
 
-    best = _best_by_playouts(candidates, sample, run, max(1, steps), PLAY_BUDGET, tie_key=_tie_key)
+    best = _best_by_playouts(candidates, sample, run, max(1, steps), PLAY_BUDGET, _tie_key, effort)
     return _as_action(me, best)
 
 
@@ -588,8 +656,8 @@ def _as_action(seat: int, cand) -> Play:
     return Play(seat, NAMES[card], MODE_NAME[mode], SUITS[named] if named >= 0 else None)
 
 
-def choose_action(obs, rng):
+def choose_action(obs, rng, effort: float = 1.0):
     """Bid or card for a classic observation (the trump choice is bot_common.choose_trump)."""
     if obs.phase == "bid":
-        return Bid(obs.seat, choose_bid(obs, rng))
-    return choose_play(obs, rng)
+        return Bid(obs.seat, choose_bid(obs, rng, effort))
+    return choose_play(obs, rng, effort)

@@ -23,7 +23,9 @@ SUIT_OF: tuple[int, ...] = tuple(-1 if c in (X1, X2) else c // 9 for c in range(
 RANK_OF: tuple[int, ...] = tuple(-1 if c in (X1, X2) else c % 9 for c in range(36))
 SUIT_MASK: tuple[int, ...] = tuple((0x1FF << (9 * s)) & ~JOKERS for s in range(4))
 # Cards of the same suit ranked above / below each card (empty for the jokers).
-ABOVE: tuple[int, ...] = tuple(0 if c in (X1, X2) else SUIT_MASK[c // 9] & ~((1 << (c + 1)) - 1) for c in range(36))
+ABOVE: tuple[int, ...] = tuple(
+    0 if c in (X1, X2) else SUIT_MASK[c // 9] & ~((1 << (c + 1)) - 1) for c in range(36)
+)
 BELOW: tuple[int, ...] = tuple(0 if c in (X1, X2) else SUIT_MASK[c // 9] & ((1 << c) - 1) for c in range(36))
 
 # Joker modes as the bot keeps them.
@@ -34,14 +36,14 @@ MODE_OF = {None: M_NONE, "take": M_TAKE, "discard": M_DISCARD}
 MODE_NAME = {M_NONE: None, M_TAKE: "take", M_DISCARD: "discard"}
 
 
+# The card indices of every 9-bit suit pattern, for each suit's offset: bits() is four lookups.
+_BITS9 = tuple(tuple(tuple(9 * s + r for r in range(9) if m >> r & 1) for m in range(512)) for s in range(4))
+_B0, _B1, _B2, _B3 = (tuple(list(t) for t in table) for table in _BITS9)
+
+
 def bits(mask: int) -> list[int]:
     """Card indices in a mask, lowest first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+    return _B0[mask & 511] + _B1[(mask >> 9) & 511] + _B2[(mask >> 18) & 511] + _B3[mask >> 27]
 
 
 def mask_of(names) -> int:
@@ -74,24 +76,34 @@ def highest(mask: int) -> int:
 
 
 def lowest_rank(mask: int, trump_mask: int = 0) -> int:
-    """The card of ``mask`` (no jokers) of the lowest rank, side suits before trumps."""
+    """The card of ``mask`` (no jokers) of the lowest rank, side suits before trumps; -1 if empty."""
+    side = mask & ~trump_mask
+    if side:
+        mask = side
     best = 99
     card = -1
-    for c in bits(mask):
-        r = c % 9 + (9 if trump_mask >> c & 1 else 0)
-        if r < best:
-            best, card = r, c
+    for shift in (0, 9, 18, 27):
+        chunk = (mask >> shift) & 511
+        if chunk:
+            r = (chunk & -chunk).bit_length() - 1
+            if r < best:
+                best, card = r, shift + r
     return card
 
 
 def highest_rank(mask: int, trump_mask: int = 0) -> int:
-    """The card of ``mask`` (no jokers) of the highest rank, trumps above side suits."""
+    """The card of ``mask`` (no jokers) of the highest rank, trumps above side suits; -1 if empty."""
+    trumps = mask & trump_mask
+    if trumps:
+        return trumps.bit_length() - 1
     best = -1
     card = -1
-    for c in bits(mask):
-        r = c % 9 + (9 if trump_mask >> c & 1 else 0)
-        if r > best:
-            best, card = r, c
+    for shift in (0, 9, 18, 27):
+        chunk = (mask >> shift) & 511
+        if chunk:
+            r = chunk.bit_length() - 1
+            if r > best:
+                best, card = r, shift + r
     return card
 
 
@@ -109,7 +121,7 @@ def binom_below(m: int, p: float, k: int) -> float:
     for x in range(min(k, m + 1)):
         total += term
         term *= (m - x) / (x + 1) * ratio
-    return total if total < 1.0 else 1.0
+    return min(1.0, total)
 
 
 _TRUMP_RANK_WEIGHT = (0.0, 0.0, 0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1.0)

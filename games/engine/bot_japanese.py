@@ -1,59 +1,69 @@
 """The bot's Japanese Joker player (see bot.py for the API and what the bot may see).
 
-The follower's card alone decides a Japanese trick, so following is simple:
-win the trick with the cheapest card that wins it, else throw the least useful
-card. Leading, each available card is weighed by the chance the opponent
-cannot beat it (their hand sampled from the unseen cards, their face-up column
-cards known exactly), minus what the card would be worth later, plus what the
-lead makes the opponent give up (a joker led naming a suit pulls their
-highest card of that suit). A card's later worth is estimated from the cards
-still out above it, the chance of being trumped and the jokers still out.
-Playing a face-up column card is slightly preferred: it brings a new card
-into the hand.
+Determinized playouts, as for classic (bot_classic.py):
+
+* What is unseen: the opponent's hand and every face-down card still under a
+  column, the bot's own included (nobody sees those until they reach the
+  hand). The face-up cards of both players are known, and so is which of
+  them the opponent may already use (only the hand until their first card).
+* ``sample`` deals the unseen cards: the opponent's hand, then one face-down
+  card under each live column of both players.
+* ``playout`` plays the deal to its end with a fast policy for both players,
+  moving face-down cards into the hand as columns empty (and clearing the
+  table when one of two columns is played, rules 3.2): lead a card the
+  opponent cannot beat (the lowest such), else a joker naming the suit of the
+  opponent's best card, else the lowest card; follow with the cheapest card
+  that wins, a joker only to capture a trump or an ace or king, else the
+  lowest card; face-up cards before hand cards among equals, since they bring
+  a new card into the hand. The opponent follows the policy only part of the
+  time and plays a random legal card otherwise.
+* Every candidate card (equal ones merged) is played out on the same samples;
+  the one with the best mean trick difference wins. So the bot weighs both
+  players' open columns: the opponent's face-up cards are in every sample as
+  they are, and cards it could uncover count in the playouts.
 """
 
 from __future__ import annotations
 
 from .actions import Play
+from .bot_classic import _best_by_playouts, _random_stream, legal_follow
 from .bot_common import (
     ABOVE,
+    BELOW,
     FULL_DECK,
     INDEX,
     JOKERS,
+    NAMES,
     RANK_OF,
     SUIT_MASK,
     SUIT_OF,
+    SUITS,
     X1,
     X2,
-    binom_below,
     bits,
     suit_index,
 )
-from .bot_classic import legal_follow
+
+OPPONENT_RATIONAL = 0.6
+PLAY_BUDGET = 4000
+TRICKS = 18
 
 
-def _beat_chance(legal: int, beat: int) -> float:
-    """Chance the opponent takes the trick: half purposeful (always, when it can), half random."""
-    if not beat:
-        return 0.0
-    return JP_RATIONAL + (1.0 - JP_RATIONAL) * beat.bit_count() / legal.bit_count()
+def follower_wins(lead: int, named: int, follow: int, trump: int) -> bool:
+    """Who takes a Japanese trick (rules.md 3.4): True when the follower's card wins."""
+    if follow == X1 or follow == X2:
+        return True
+    follow_suit = follow // 9
+    if lead == X1 or lead == X2:
+        return trump >= 0 and named != trump and follow_suit == trump
+    lead_suit = lead // 9
+    if follow_suit == trump and lead_suit != trump:
+        return True
+    return follow_suit == lead_suit and follow > lead
 
 
-JP_RATIONAL = 0.6
-
-
-JP_ALPHA = 0.7
-JP_BETA = 0.9
-JP_GAMMA = 0.3
-JP_SAMPLES = 24
-# How much a card's later chance fades compared with playing it now (ruffs and jokers grow).
-JP_DECAY = 0.9
-# Worth of bringing a face-down card into the hand.
-JP_COLUMN_BONUS = 0.04
-
-
-class _JapaneseKnowledge:
-    __slots__ = ("seat", "opp", "trump", "trump_mask", "played", "pool", "opp_up", "opp_hand", "opp_later", "q")
+class JapaneseKnowledge:
+    __slots__ = ("down_counts", "opp", "opp_hand", "pool", "seat", "trump", "trump_mask")
 
     def __init__(self, obs):
         self.seat = obs.seat
@@ -64,154 +74,264 @@ class _JapaneseKnowledge:
         played = 0
         for _s, c, _m, _n in obs.plays:
             played |= 1 << c
-        self.played = played
-        self.opp_up = obs.face_up[self.opp]
-        self.pool = FULL_DECK & ~obs.hand & ~obs.face_up[0] & ~obs.face_up[1] & ~played
+        ups = obs.face_up[0] | obs.face_up[1]
+        self.pool = FULL_DECK & ~obs.hand & ~ups & ~played
         self.opp_hand = obs.hand_counts[self.opp]
-        # Cards the opponent will hold at some point: hand now plus face-down cards to come.
-        self.opp_later = self.opp_hand + obs.columns_left[self.opp]
-        n_pool = self.pool.bit_count()
-        self.q = min(1.0, self.opp_later / n_pool) if n_pool else 0.0
+        self.down_counts = [len(obs.columns[0]), len(obs.columns[1])]
 
-    def sample_opp_hand(self, rng) -> int:
+    def sample(self, rng):
+        """(opponent's hand, face-down cards under each seat's live columns) in one random deal."""
         cards = bits(self.pool)
         rng.shuffle(cards)
-        hand = 0
-        for c in cards[: self.opp_hand]:
-            hand |= 1 << c
-        return hand
+        k = self.opp_hand
+        opp_hand = 0
+        for c in cards[:k]:
+            opp_hand |= 1 << c
+        downs = []
+        for s in (0, 1):
+            n = self.down_counts[s]
+            downs.append(cards[k : k + n])
+            k += n
+        return opp_hand, downs
 
 
-def _tie_break(card: int) -> float:
-    """Among equal choices keep the jokers and the high cards."""
-    return 1e-6 * (20 if card in (X1, X2) else RANK_OF[card])
+# --- the playout ---------------------------------------------------------------------------------
 
 
-def _japanese_future(cards: int, know: _JapaneseKnowledge, own: int, against_up: int, against_q: float) -> dict[int, float]:
-    """Chance that each ordinary card of ``cards`` wins a trick later.
+class _Table:
+    """Both players' cards during a playout: hands, live columns [face_down, face_up], first-card flags."""
 
-    ``own`` is every card its holder has (for the order its cards come out in),
-    ``against_up`` the other side's known cards, ``against_q`` the chance an
-    unseen card is the other side's.
-    """
-    pool = know.pool
-    n_pool = pool.bit_count() or 1
-    trump = know.trump
-    trump_mask = know.trump_mask
-    known_jokers = (against_up & JOKERS).bit_count()
-    pool_jokers = (pool & JOKERS).bit_count()
-    joker_keep = (1.0 - JP_GAMMA) ** known_jokers * (1.0 - JP_GAMMA * against_q) ** pool_jokers
-    other_cards = int(round(against_q * n_pool))
-    trumps_known = (against_up & trump_mask).bit_count()
-    trumps_pool = (pool & trump_mask).bit_count()
-    if trump < 0:
-        has_trump = 0.0
-    elif trumps_known:
-        has_trump = 1.0
-    else:
-        has_trump = 1.0 - (1.0 - trumps_pool / n_pool) ** other_cards if trumps_pool else 0.0
-    f = {}
-    for c in bits(cards & ~JOKERS):
-        suit = SUIT_OF[c]
-        known_higher = (against_up & ABOVE[c]).bit_count()
-        pool_higher = (pool & ABOVE[c]).bit_count()
-        chance = (1.0 - JP_ALPHA) ** known_higher * (1.0 - JP_ALPHA * against_q) ** pool_higher
-        if suit != trump and has_trump:
-            round_no = (own & ABOVE[c]).bit_count() + 1
-            known_suit = (against_up & SUIT_MASK[suit]).bit_count()
-            need = round_no - known_suit
-            if need > 0:
-                void = binom_below(other_cards, (pool & SUIT_MASK[suit]).bit_count() / n_pool, need)
-                chance *= 1.0 - JP_BETA * void * has_trump
-        f[c] = chance * joker_keep
-    return f
+    __slots__ = ("cols", "first_done", "hands", "ups")
+
+    def __init__(self, hands, cols, first_done):
+        self.hands = hands
+        self.cols = cols
+        self.ups = [sum(1 << up for _d, up in cols[0]), sum(1 << up for _d, up in cols[1])]
+        self.first_done = first_done
+
+    def available(self, seat: int) -> int:
+        return self.hands[seat] | self.ups[seat] if self.first_done[seat] else self.hands[seat]
+
+    def play(self, seat: int, card: int) -> None:
+        bit = 1 << card
+        self.first_done[seat] = True
+        if self.hands[seat] & bit:
+            self.hands[seat] ^= bit
+            return
+        cols = self.cols[seat]
+        for i, (down, up) in enumerate(cols):
+            if up == card:
+                del cols[i]
+                hand = self.hands[seat] | (1 << down)
+                self.ups[seat] ^= bit
+                if len(cols) == 1:  # one of two columns played: the table clears into the hand
+                    d, u = cols.pop()
+                    hand |= (1 << d) | (1 << u)
+                    self.ups[seat] = 0
+                self.hands[seat] = hand
+                return
 
 
-def choose_play(obs, rng):
-    know = _JapaneseKnowledge(obs)
-    seat, opp = obs.seat, know.opp
-    trump, trump_mask = know.trump, know.trump_mask
-    mine = obs.hand | obs.face_up[seat]
-    # What the opponent can see of us: our face-up cards; the rest of ours is unseen to them.
-    future = _japanese_future(mine, know, mine, know.opp_up, know.q)
-    n_plays = len(obs.plays)
-    leading = n_plays % 2 == 0
-    own_up = obs.face_up[seat]
-    best = None
-    if not leading:
-        lead_seat, lead_card, _m, named = obs.plays[-1]
-        for order, action in enumerate(obs.legal):
-            card = INDEX[action.card]
-            win = _japanese_follower_wins(lead_card, named, card, trump)
-            worth = 1.0 if card in (X1, X2) else future.get(card, 0.0) * JP_DECAY
-            v = (1.0 if win else 0.0) - worth + _column_bonus(card, own_up, obs.columns_left[seat])
-            v -= _tie_break(card)
-            if best is None or v > best[0]:
-                best = (v, action)
-        return best[1]
-    opp_first_done = obs.first_card_played[opp]
-    opp_up = know.opp_up
-    samples = [know.sample_opp_hand(rng) for _ in range(JP_SAMPLES)]
-    # What the opponent's cards are worth later (from their side), for what a lead makes them give up.
-    opp_future_cache: dict[int, dict[int, float]] = {}
-    my_q = 1.0 - know.q
-    for order, action in enumerate(obs.legal):
+# Every card of each rank (jokers aside).
+_RANK_MASK = tuple(sum(1 << (9 * s + r) for s in range(4)) & ~JOKERS for r in range(9))
+
+
+def _lowest_useful_first(mask: int, ups: int, trump_mask: int) -> int:
+    """The lowest card of ``mask`` (side suits before trumps), a face-up card before a hand card."""
+    plain = mask & ~JOKERS
+    if not plain:
+        return (mask & -mask).bit_length() - 1
+    side = plain & ~trump_mask
+    if side:
+        plain = side
+    best = 9
+    for shift in (0, 9, 18, 27):
+        chunk = (plain >> shift) & 511
+        if chunk:
+            r = (chunk & -chunk).bit_length() - 1
+            best = min(best, r)
+    of_rank = plain & _RANK_MASK[best]
+    pick = of_rank & ups or of_rank
+    return (pick & -pick).bit_length() - 1
+
+
+def _winners(legal: int, lead: int, named: int, trump: int, trump_mask: int) -> int:
+    """The ordinary cards of ``legal`` that take the trick from ``lead`` (rules.md 3.4)."""
+    if lead == X1 or lead == X2:
+        return legal & trump_mask if trump >= 0 and named != trump else 0
+    if lead // 9 == trump:
+        return legal & ABOVE[lead]
+    return (legal & ABOVE[lead]) | (legal & trump_mask)
+
+
+def _policy_lead(table: _Table, seat: int, trump: int, trump_mask: int):
+    avail = table.available(seat)
+    theirs = table.available(1 - seat)
+    safe = 0
+    if not theirs & JOKERS:  # a joker answers anything
+        their_trumps = theirs & trump_mask
+        for suit in range(4):
+            mine = avail & SUIT_MASK[suit]
+            if not mine:
+                continue
+            their_suit = theirs & SUIT_MASK[suit]
+            if their_suit:  # they must follow: our cards above their best one are safe
+                safe |= mine & ~((1 << their_suit.bit_length()) - 1)
+            elif suit == trump or not their_trumps:
+                safe |= mine
+    if safe:
+        return _lowest_useful_first(safe, table.ups[seat], trump_mask), -1
+    jokers = avail & JOKERS
+    if jokers:
+        plain = theirs & ~JOKERS
+        if plain:
+            if trump >= 0 and plain & trump_mask:
+                named = trump
+            else:
+                top = max(bits(plain), key=lambda c: c % 9)
+                named = top // 9
+            return (jokers & -jokers).bit_length() - 1, named
+    return _lowest_useful_first(avail, table.ups[seat], trump_mask), -1
+
+
+def _policy_follow(table: _Table, seat: int, lead: int, named: int, trump: int, trump_mask: int) -> int:
+    avail = table.available(seat)
+    joker_led = lead == X1 or lead == X2
+    suit = named if joker_led else lead // 9
+    legal = legal_follow(avail, suit, joker_led, trump_mask)
+    winners = _winners(legal & ~JOKERS, lead, named, trump, trump_mask)
+    if winners:
+        in_suit = winners & SUIT_MASK[suit]
+        pick = in_suit or winners
+        return _lowest_useful_first(pick, table.ups[seat], trump_mask)
+    jokers = legal & JOKERS
+    if jokers and not joker_led and (lead // 9 == trump or lead % 9 >= 7):
+        return (jokers & -jokers).bit_length() - 1
+    plain = legal & ~JOKERS
+    if plain:
+        return _lowest_useful_first(plain, table.ups[seat], trump_mask)
+    return (jokers & -jokers).bit_length() - 1
+
+
+def _random_available(legal: int, leading: bool, rnd):
+    cards = bits(legal)
+    c = cards[int(rnd() * len(cards))]
+    return c, (int(rnd() * 4) if leading and (c == X1 or c == X2) else -1)
+
+
+def playout(
+    table: _Table, trump: int, lead, leader: int, tricks_left: int, taken, rnd, rational
+) -> list[int]:
+    """Play the deal to its end; ``lead`` is (seat, card, named) of a trick waiting for its answer."""
+    trump_mask = SUIT_MASK[trump] if trump >= 0 else 0
+    while tricks_left:
+        if lead is None:
+            seat = leader
+            if rnd() < rational[seat]:
+                card, named = _policy_lead(table, seat, trump, trump_mask)
+            else:
+                card, named = _random_available(table.available(seat), True, rnd)
+            table.play(seat, card)
+        else:
+            seat, card, named = lead
+            lead = None
+        other = 1 - seat
+        if rnd() < rational[other]:
+            answer = _policy_follow(table, other, card, named, trump, trump_mask)
+        else:
+            avail = table.available(other)
+            joker_led = card == X1 or card == X2
+            suit = named if joker_led else card // 9
+            answer, _ = _random_available(legal_follow(avail, suit, joker_led, trump_mask), False, rnd)
+        table.play(other, answer)
+        winner = other if follower_wins(card, named, answer, trump) else seat
+        taken[winner] += 1
+        leader = winner
+        tricks_left -= 1
+    return taken
+
+
+# --- the decision ----------------------------------------------------------------------------------
+
+
+def _distinct_plays(obs, know: JapaneseKnowledge) -> list[tuple[int, int]]:
+    """Legal plays as (card, named suit), equal cards merged (same suit, nothing live between them,
+    both from the hand or both face up); the two jokers are alike."""
+    live = know.pool | obs.face_up[know.opp]
+    up = obs.face_up[obs.seat]
+    plays = []
+    jokers_seen = set()
+    plain = []
+    for action in obs.legal:
         card = INDEX[action.card]
         named = suit_index(action.suit)
-        lead_suit = named if card in (X1, X2) else SUIT_OF[card]
-        total_win = 0.0
-        total_cost = 0.0
-        for hand in samples:
-            avail = hand | opp_up if opp_first_done else hand
-            legal = legal_follow(avail, lead_suit, card in (X1, X2), trump_mask)
-            beat = 0
-            for c in bits(legal):
-                if _japanese_follower_wins(card, named, c, trump):
-                    beat |= 1 << c
-            p_beat = _beat_chance(legal, beat)
-            # Their answer: the cheapest winner when they beat, else their least useful card.
-            fut = opp_future_cache.get(hand)
-            if fut is None:
-                fut = _japanese_future(avail, know, avail | hand, mine, my_q)
-                opp_future_cache[hand] = fut
-            give = 0.0
-            if beat:
-                give += p_beat * min(_opp_worth(c, fut) for c in bits(beat))
-            losers = legal & ~beat
-            if losers:
-                give += (1.0 - p_beat) * min(_opp_worth(c, fut) for c in bits(losers))
-            total_win += 1.0 - p_beat
-            total_cost += give
-        p_win = total_win / len(samples)
-        taken_from_them = total_cost / len(samples)
-        worth = 1.0 if card in (X1, X2) else future.get(card, 0.0) * JP_DECAY
-        v = p_win - worth + taken_from_them + _column_bonus(card, own_up, obs.columns_left[seat])
-        v -= _tie_break(card)
-        if best is None or v > best[0]:
-            best = (v, action)
-    return best[1]
+        if card == X1 or card == X2:
+            if named not in jokers_seen:
+                jokers_seen.add(named)
+                plays.append((card, named))
+        else:
+            plain.append(card)
+    plain.sort()
+    kept = []
+    for c in plain:
+        if kept:
+            last = kept[-1]
+            same_place = (up >> last & 1) == (up >> c & 1)
+            if SUIT_OF[last] == SUIT_OF[c] and same_place and not (ABOVE[last] & BELOW[c] & live):
+                continue
+        kept.append(c)
+    plays.extend((c, -1) for c in kept)
+    return plays
 
 
-def _opp_worth(card: int, fut: dict[int, float]) -> float:
-    if card == X1 or card == X2:
-        return 1.0
-    return fut.get(card, 0.0)
+def choose_play(obs, rng, effort: float = 1.0) -> Play:
+    know = JapaneseKnowledge(obs)
+    me, opp = obs.seat, know.opp
+    trump = know.trump
+    candidates = _distinct_plays(obs, know)
+    if len(candidates) == 1:
+        return _as_action(me, candidates[0])
+    leading = len(obs.plays) % 2 == 0
+    pending = None if leading else obs.plays[-1]
+    tricks_left = TRICKS - len(obs.plays) // 2
+    rational = [OPPONENT_RATIONAL, OPPONENT_RATIONAL]
+    rational[me] = 1.0
+    steps = 2 * tricks_left - (0 if leading else 1)
+
+    def sample():
+        opp_hand, downs = know.sample(rng)
+        return opp_hand, downs, _random_stream(rng, steps)
+
+    def run(cand, drawn):
+        opp_hand, downs, stream = drawn
+        hands = [0, 0]
+        hands[me] = obs.hand
+        hands[opp] = opp_hand
+        cols = [[[d, u] for d, u in zip(downs[s], obs.columns[s])] for s in (0, 1)]
+        table = _Table(hands, cols, list(obs.first_card_played))
+        card, named = cand
+        taken = list(obs.taken)
+        rnd = iter(stream).__next__
+        table.play(me, card)
+        if leading:
+            taken = playout(table, trump, (me, card, named), me, tricks_left, taken, rnd, rational)
+        else:
+            lead_seat, lead_card, _mode, lead_named = pending
+            winner = me if follower_wins(lead_card, lead_named, card, trump) else lead_seat
+            taken[winner] += 1
+            taken = playout(table, trump, None, winner, tricks_left - 1, taken, rnd, rational)
+        return taken[me] - taken[opp]
+
+    best = _best_by_playouts(candidates, sample, run, steps, PLAY_BUDGET, _tie_key, effort)
+    return _as_action(me, best)
 
 
-def _column_bonus(card: int, own_up: int, columns_left: int) -> float:
-    if not own_up >> card & 1:
-        return 0.0
-    return JP_COLUMN_BONUS * (3 if columns_left == 2 else 1)
+def _tie_key(cand) -> float:
+    """Among equally good plays keep the jokers and the high cards."""
+    card = cand[0]
+    return -(20 if card in (X1, X2) else RANK_OF[card])
 
 
-def _japanese_follower_wins(lead: int, named: int, follow: int, trump: int) -> bool:
-    """rules.md 3.4."""
-    if follow == X1 or follow == X2:
-        return True
-    follow_suit = SUIT_OF[follow]
-    if lead == X1 or lead == X2:
-        return trump >= 0 and named != trump and follow_suit == trump
-    lead_suit = SUIT_OF[lead]
-    if follow_suit == trump and lead_suit != trump:
-        return True
-    return follow_suit == lead_suit and follow > lead
+def _as_action(seat: int, cand) -> Play:
+    card, named = cand
+    return Play(seat, NAMES[card], None, SUITS[named] if named >= 0 else None)

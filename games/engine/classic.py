@@ -11,10 +11,12 @@ mutators (``_choose_trump``, ``_bid``, ``_play``) and the same legality code
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
-from .actions import Bid, ChooseTrump, Play
+from .actions import Bid, ChooseTrump, Play, action_from_record
 from .cards import (
     BIT,
+    CARD_INDEX,
     CARD_NAMES,
     JOKER_MASK,
     NO_SUIT,
@@ -25,6 +27,9 @@ from .cards import (
     X1,
     X2,
     card_index,
+    check_distinct,
+    dealt_indices,
+    hand_mask,
     indices_mask,
     mask_to_cards,
     mask_to_indices,
@@ -37,7 +42,11 @@ from .common import (
     MODE_NAMES,
     MODE_OF,
     MODE_TAKE,
-    Phase,
+    P_BID,
+    P_DEAL,
+    P_OVER,
+    P_PLAY,
+    P_TRUMP,
     history_entry_to_record,
     ranks_by_total,
     trick_to_public,
@@ -109,6 +118,11 @@ _KEYS = tuple(
 )
 
 
+_NO_MARKS = (False, False, False, False)
+# History entries of ordinary cards, shared (tuples are immutable): no tuple to build per card.
+_PLAIN_PLAYS = tuple((H_PLAY, seat, card, 0, NO_SUIT) for seat in range(4) for card in range(36))
+
+
 def deal_score(bid: int, took: int, cards: int, khishti) -> int:
     """Score of one player in a bidding deal (rules.md 2.7)."""
     if took == bid:
@@ -167,8 +181,7 @@ class ClassicOptions:
         return {"game_type": self.game_type, "khishti": self.khishti, "pulka_bonus": self.pulka_bonus}
 
 
-@dataclass(frozen=True)
-class DealResult:
+class DealResult(NamedTuple):
     """A finished deal on the score sheet."""
 
     index: int
@@ -183,8 +196,7 @@ class DealResult:
     khishti: tuple  # True where a bid of 1+ took nothing
 
 
-@dataclass(frozen=True)
-class PulkaResult:
+class PulkaResult(NamedTuple):
     pulka: int
     kind: str
     closed: tuple
@@ -193,6 +205,7 @@ class PulkaResult:
 
     @property
     def bonus(self) -> tuple:
+        """Premium plus moshla, by seat."""
         return tuple(p + m for p, m in zip(self.premium, self.moshla))
 
 
@@ -204,14 +217,17 @@ def split_deck(items, dealer: int, cards: int):
     9-card deals a packet of 3 each, then a packet of 6 each. Works on strings
     and on card indices alike.
     """
-    hands = [None] * 4
+    items = list(items)
     if cards < 9:
-        for k in range(4):
-            hands[(dealer + 1 + k) & 3] = list(items[k * cards : (k + 1) * cards])
-        return hands, items[4 * cards]
-    for k in range(4):
-        hands[(dealer + 1 + k) & 3] = list(items[3 * k : 3 * k + 3]) + list(items[12 + 6 * k : 18 + 6 * k])
-    return hands, None
+        n = cards
+        packets = [items[0:n], items[n : 2 * n], items[2 * n : 3 * n], items[3 * n : 4 * n]]
+        turned = items[4 * n]
+    else:
+        packets = [items[0:3] + items[12:18], items[3:6] + items[18:24], items[6:9] + items[24:30], items[9:12] + items[30:36]]
+        turned = None
+    # packets[k] goes to seat dealer + 1 + k
+    shift = 3 - dealer
+    return packets[shift:] + packets[:shift], turned
 
 
 class ClassicState:
@@ -229,7 +245,6 @@ class ClassicState:
         "dealer",
         "to_act",
         "hands",
-        "_seen3",
         "_dealt",
         "_trump_card",
         "_trump",
@@ -238,22 +253,27 @@ class ClassicState:
         "_keyrow",
         "bids",
         "_bid_count",
+        "_bid_sum",
         "taken",
-        "trick",
+        "_pos",
+        "_mask",
+        "_jokers",
         "leader",
         "_led",
+        "_led_mask",
         "_must_highest",
         "_win_seat",
         "_win_key",
         "_tricks_played",
-        "last_trick",
+        "_cards",
+        "_last_winner",
         "_actions",
         "_deals",
         "_results",
         "_pulkas",
         "totals",
         "_end",
-        "move_count",
+        "_moves_done",
     )
 
     def __init__(self, options=None):
@@ -261,12 +281,11 @@ class ClassicState:
         self.options = opts
         self._plan = PLANS[opts.game_type]
         self._khishti = opts.khishti
-        self.phase = Phase.DEAL
+        self.phase = P_DEAL
         self.deal_index = 0
         self.dealer = opts.first_dealer
         self.to_act = None
         self.hands = [0, 0, 0, 0]
-        self._seen3 = None
         self._dealt = None
         self._trump_card = -1
         self._trump = None
@@ -275,22 +294,27 @@ class ClassicState:
         self._keyrow = None
         self.bids = [None, None, None, None]
         self._bid_count = 0
+        self._bid_sum = 0
         self.taken = [0, 0, 0, 0]
-        self.trick = []
+        self._pos = 0  # cards in the current trick: the last _pos entries of _actions
+        self._mask = 0  # in PLAY: the cards the seat to act may play (see _play)
+        self._jokers = [0, 0, 0, 0]  # the jokers each seat holds (a mask)
         self.leader = None
         self._led = NO_SUIT
+        self._led_mask = 0
         self._must_highest = False
         self._win_seat = None
         self._win_key = -1
         self._tricks_played = 0
-        self.last_trick = None
+        self._cards = 0
+        self._last_winner = None
         self._actions = []
         self._deals = []  # finished deals: (dealer, dealt hands, trump card, history)
         self._results: list[DealResult] = []
         self._pulkas: list[PulkaResult] = []
         self.totals = [0, 0, 0, 0]
         self._end = None
-        self.move_count = 0
+        self._moves_done = 0  # deals dealt + actions of finished deals
 
     # --- read-only facts ----------------------------------------------------------------------
 
@@ -298,6 +322,26 @@ class ClassicState:
     def spec(self) -> DealSpec | None:
         """The current (or next, in DEAL) deal's place in the schedule; None once the game is over."""
         return self._plan[self.deal_index] if self.deal_index < len(self._plan) else None
+
+    @property
+    def trick(self) -> list[tuple]:
+        """History entries of the cards on the table in the current trick."""
+        return self._actions[len(self._actions) - self._pos :] if self._pos else []
+
+    @property
+    def last_trick(self) -> tuple[list[tuple], int] | None:
+        """(history entries, winner) of the last finished trick, also of the previous deal while waiting for cards."""
+        if self._last_winner is None:
+            return None
+        if self._dealt is None:
+            return self._deals[-1][3][-4:], self._last_winner
+        end = len(self._actions) - self._pos
+        return self._actions[end - 4 : end], self._last_winner
+
+    @property
+    def move_count(self) -> int:
+        """Deals and actions so far: a version number for the live match."""
+        return self._moves_done + len(self._actions)
 
     @property
     def deal_count(self) -> int:
@@ -350,10 +394,10 @@ class ClassicState:
         return mask_to_cards(self.hands[seat])
 
     def is_over(self) -> bool:
-        return self.phase is Phase.GAME_OVER
+        return self.phase is P_OVER
 
     def winners(self) -> list[int]:
-        if self.phase is not Phase.GAME_OVER:
+        if self.phase is not P_OVER:
             return []
         best = max(self.totals)
         return [s for s in range(4) if self.totals[s] == best]
@@ -369,7 +413,7 @@ class ClassicState:
             "deal_scores": [list(r.scores) for r in self._results],
             "pulka_bonus": [list(p.bonus) for p in self._pulkas],
             "totals": list(self.totals),
-            "finished": self.phase is Phase.GAME_OVER,
+            "finished": self.phase is P_OVER,
             "winner": self.winners(),
         }
 
@@ -383,58 +427,51 @@ class ClassicState:
         choice). ``trump_card``: the turned card in 1-8-card deals, else None.
         Raises InvalidDeal and changes nothing when the cards are not a deal.
         """
-        if self.phase is not Phase.DEAL:
-            if self.phase is Phase.GAME_OVER:
+        if self.phase is not P_DEAL:
+            if self.phase is P_OVER:
                 raise IllegalAction("game_over", "the game is over")
             raise InvalidDeal("deal_not_expected", "the current deal is not finished")
         n = self._plan[self.deal_index].cards
         if not isinstance(hands, (list, tuple)) or len(hands) != 4:
             raise InvalidDeal("wrong_hand_count", "a classic deal needs four hands")
-        seen = 0
-        indices = []
         for seat, hand in enumerate(hands):
             if not isinstance(hand, (list, tuple)) or len(hand) != n:
                 got = len(hand) if isinstance(hand, (list, tuple)) else None
                 raise InvalidDeal(
                     "wrong_hand_size", f"seat {seat} must get {n} cards", seat=seat, expected=n, got=got
                 )
-            row = []
-            for name in hand:
-                seen = self._add_dealt_card(name, seen)
-                row.append(card_index(name))
-            indices.append(row)
+        indices = [dealt_indices(hand) for hand in hands]
+        masks = [hand_mask(row) for row in indices]
+        union = masks[0] | masks[1] | masks[2] | masks[3]
+        expected = 4 * n
         if n < 9:
             if trump_card is None:
                 raise InvalidDeal("trump_card_missing", f"a {n}-card deal needs a turned trump card")
-            seen = self._add_dealt_card(trump_card, seen)
-            turned = card_index(trump_card)
+            turned = dealt_indices([trump_card])[0]
+            union |= BIT[turned]
+            expected += 1
         else:
             if trump_card is not None:
                 raise InvalidDeal("trump_card_not_allowed", "9-card deals have no turned trump card")
             turned = -1
-        self._deal_indices(indices, turned)
+        if union.bit_count() != expected or any(m.bit_count() != n for m in masks):
+            check_distinct(indices[0] + indices[1] + indices[2] + indices[3] + ([turned] if turned >= 0 else []))
+        self._deal_indices(indices, turned, masks)
 
-    @staticmethod
-    def _add_dealt_card(name, seen: int) -> int:
-        idx = card_index(name)
-        if idx < 0:
-            raise InvalidDeal("unknown_card", f"{name!r} is not a card", card=repr(name))
-        if seen & BIT[idx]:
-            raise InvalidDeal("duplicate_card", f"{name} is dealt twice", card=name)
-        return seen | BIT[idx]
-
-    def _deal_indices(self, hands: list[list[int]], turned: int) -> None:
-        """Start the deal from card indices already checked (fast path)."""
+    def _deal_indices(self, hands: list[list[int]], turned: int, masks: list[int] | None = None) -> None:
+        """Start the deal from card indices already checked (fast path); ``masks``: their masks, if known."""
         spec = self._plan[self.deal_index]
         self._dealt = hands
-        self.hands = [indices_mask(h) for h in hands]
-        self._seen3 = [indices_mask(h[:3]) for h in hands] if spec.cards == 9 else None
+        self._cards = spec.cards
+        self.hands = masks if masks is not None else [hand_mask(hands[0]), hand_mask(hands[1]), hand_mask(hands[2]), hand_mask(hands[3])]
+        self._jokers = [m & JOKER_MASK for m in self.hands]
         self._trump_card = turned
         self.bids = [None, None, None, None]
         self._bid_count = 0
+        self._bid_sum = 0
         self.taken = [0, 0, 0, 0]
-        self.trick = []
-        self.last_trick = None
+        self._pos = 0
+        self._last_winner = None
         self._actions = []
         self._tricks_played = 0
         first = (self.dealer + 1) & 3
@@ -442,17 +479,17 @@ class ClassicState:
         self.leader = first
         if spec.cards < 9:
             self._set_trump(SUIT_OF[turned])
-            self.phase = Phase.BID
+            self.phase = P_BID
         elif spec.kind == NO_TRUMP:
             self._set_trump(NO_SUIT)
-            self.phase = Phase.BID
+            self.phase = P_BID
         elif spec.kind == DARK:
             self._set_trump(None)
-            self.phase = Phase.BID
+            self.phase = P_BID
         else:
             self._set_trump(None)
-            self.phase = Phase.TRUMP
-        self.move_count += 1
+            self.phase = P_TRUMP
+        self._moves_done += 1
 
     def _set_trump(self, trump) -> None:
         self._trump = trump
@@ -466,29 +503,14 @@ class ClassicState:
     # --- legality -----------------------------------------------------------------------------
 
     def _forbidden_bid(self) -> int:
-        if self.phase is not Phase.BID or self._bid_count != 3:
+        if self.phase is not P_BID or self._bid_count != 3:
             return -1
-        bids = self.bids
-        rest = self._plan[self.deal_index].cards - (
-            sum(b for b in bids if b is not None)
-        )
+        rest = self._cards - self._bid_sum
         return rest if rest >= 0 else -1
 
     def _legal_mask(self, seat: int) -> int:
-        """Cards ``seat`` (the player to act, in PLAY) may play, as a mask (rules.md 2.4-2.5)."""
-        hand = self.hands[seat]
-        if not self.trick:
-            return hand
-        jokers = hand & JOKER_MASK
-        follow = hand & SUIT_MASK[self._led]
-        if follow:
-            if self._must_highest:
-                return (1 << (follow.bit_length() - 1)) | jokers
-            return follow | jokers
-        trumps = hand & self._trump_mask
-        if trumps:
-            return trumps | jokers
-        return hand
+        """Cards the seat to act (in PLAY) may play, as a mask; kept up to date by ``_play``."""
+        return self._mask
 
     def _follow_error(self, seat: int, card: int) -> IllegalAction:
         hand = self.hands[seat]
@@ -507,14 +529,14 @@ class ClassicState:
         trump = SUITS[self._trump]
         return IllegalAction("must_trump", f"you have no {led} but hold trumps ({trump}) and must trump", suit=led, trump=trump)
 
-    def _phase_error(self, expected: Phase, action) -> IllegalAction:
-        if self.phase is Phase.GAME_OVER:
+    def _phase_error(self, action) -> IllegalAction:
+        if self.phase is P_OVER:
             return IllegalAction("game_over", "the game is over")
         return IllegalAction(
             "wrong_phase",
             f"{type(action).__name__} is not possible now (phase: {self.phase.value})",
             phase=self.phase.value,
-            action=type(action).__name__,
+            kind=type(action).__name__,
         )
 
     def _check(self, action):
@@ -523,61 +545,78 @@ class ClassicState:
         if kind is Play:
             return self._check_play(action)
         if kind is Bid:
-            if self.phase is not Phase.BID:
-                raise self._phase_error(Phase.BID, action)
-            seat, n = action
-            if seat != self.to_act:
-                raise IllegalAction("not_your_turn", f"it is seat {self.to_act}'s turn", seat=seat, to_act=self.to_act)
-            cards = self._plan[self.deal_index].cards
-            if type(n) is not int or not 0 <= n <= cards:
-                raise IllegalAction("bid_out_of_range", f"a bid is 0 to {cards}", bid=n, max=cards)
-            if n == self._forbidden_bid():
-                raise IllegalAction(
-                    "forbidden_bid", f"the dealer may not bid {n}: the bids would add up to {cards}", bid=n
-                )
-            return seat, n
+            return self._check_bid(action)
         if kind is ChooseTrump:
-            if self.phase is not Phase.TRUMP:
-                raise self._phase_error(Phase.TRUMP, action)
-            seat = action.seat
-            if seat != self.to_act:
-                raise IllegalAction("not_your_turn", f"it is seat {self.to_act}'s turn", seat=seat, to_act=self.to_act)
-            return seat, trump_from_public(action.suit)
+            return self._check_trump(action)
+        if self.phase is P_OVER:
+            raise IllegalAction("game_over", "the game is over")
         raise IllegalAction("invalid_action", f"not an action: {action!r}")
 
+    def _not_your_turn(self, seat) -> IllegalAction:
+        shown = seat if type(seat) is int else repr(seat)
+        return IllegalAction("not_your_turn", f"it is seat {self.to_act}'s turn, not {shown}", seat=shown, to_act=self.to_act)
+
+    def _check_trump(self, action: ChooseTrump):
+        if self.phase is not P_TRUMP:
+            raise self._phase_error(action)
+        seat = action.seat
+        if seat != self.to_act or type(seat) is not int:
+            raise self._not_your_turn(seat)
+        return seat, trump_from_public(action.suit)
+
+    def _check_bid(self, action: Bid):
+        if self.phase is not P_BID:
+            raise self._phase_error(action)
+        seat, n = action
+        if seat != self.to_act or type(seat) is not int:
+            raise self._not_your_turn(seat)
+        cards = self._cards
+        if type(n) is not int or not 0 <= n <= cards:
+            raise IllegalAction("bid_out_of_range", f"a bid is 0 to {cards}", bid=n if type(n) is int else repr(n), max=cards)
+        if n == self._forbidden_bid():
+            raise IllegalAction("forbidden_bid", f"the dealer may not bid {n}: the bids would add up to {cards}", bid=n)
+        return seat, n
+
     def _check_play(self, action: Play):
-        if self.phase is not Phase.PLAY:
-            raise self._phase_error(Phase.PLAY, action)
+        if self.phase is not P_PLAY:
+            raise self._phase_error(action)
         seat, name, joker, suit_name = action
-        if seat != self.to_act:
-            raise IllegalAction("not_your_turn", f"it is seat {self.to_act}'s turn", seat=seat, to_act=self.to_act)
-        card = card_index(name)
+        if seat != self.to_act or type(seat) is not int:
+            raise self._not_your_turn(seat)
+        card = CARD_INDEX.get(name, -1) if type(name) is str else -1
         if card < 0:
             raise IllegalAction("unknown_card", f"{name!r} is not a card", card=repr(name))
-        leading = not self.trick
-        mode = 0
-        suit = NO_SUIT
-        if card == X1 or card == X2:
-            if joker is None:
-                raise IllegalAction("joker_needs_mode", "say take or discard with a joker")
-            mode = MODE_OF.get(joker, 0) if type(joker) is str else 0
-            if not mode:
-                raise IllegalAction("invalid_joker_mode", f"a joker is take or discard, not {joker!r}", joker=repr(joker))
-            if leading:
-                if suit_name is None:
-                    raise IllegalAction("joker_needs_suit", "a joker that leads names a suit")
-                suit = SUIT_INDEX.get(suit_name, NO_SUIT) if type(suit_name) is str else NO_SUIT
-                if suit == NO_SUIT:
-                    raise IllegalAction("invalid_suit", f"name S, C, D or H, not {suit_name!r}", suit=repr(suit_name))
-            elif suit_name is not None:
-                raise IllegalAction("joker_suit_only_when_leading", "only a joker that leads names a suit")
+        bit = 1 << card
+        if bit & JOKER_MASK:
+            mode, suit = self._check_joker(joker, suit_name)
         elif joker is not None or suit_name is not None:
             raise IllegalAction("joker_fields_on_card", f"{name} is not a joker", card=name)
-        if not self.hands[seat] & BIT[card]:
+        else:
+            mode = 0
+            suit = NO_SUIT
+        if not self.hands[seat] & bit:
             raise IllegalAction("card_not_available", f"{name} is not in your hand", card=name)
-        if not leading and not self._legal_mask(seat) & BIT[card]:
+        if not self._mask & bit:
             raise self._follow_error(seat, card)
         return seat, card, mode, suit
+
+    def _check_joker(self, joker, suit_name) -> tuple[int, int]:
+        """Mode and named suit of a joker play (rules.md 2.5)."""
+        if joker is None:
+            raise IllegalAction("joker_needs_mode", "say take or discard with a joker")
+        mode = MODE_OF.get(joker, 0) if type(joker) is str else 0
+        if not mode:
+            raise IllegalAction("invalid_joker_mode", f"a joker is take or discard, not {joker!r}", joker=repr(joker))
+        if self._pos:
+            if suit_name is not None:
+                raise IllegalAction("joker_suit_only_when_leading", "only a joker that leads names a suit")
+            return mode, NO_SUIT
+        if suit_name is None:
+            raise IllegalAction("joker_needs_suit", "a joker that leads names a suit")
+        suit = SUIT_INDEX.get(suit_name, NO_SUIT) if type(suit_name) is str else NO_SUIT
+        if suit == NO_SUIT:
+            raise IllegalAction("invalid_suit", f"name S, C, D or H, not {suit_name!r}", suit=repr(suit_name))
+        return mode, suit
 
     def is_legal(self, action) -> bool:
         try:
@@ -592,11 +631,11 @@ class ClassicState:
         A joker appears once per variant: take/discard and, when leading, each
         named suit.
         """
-        if seat != self.to_act or seat is None:
+        if seat != self.to_act or type(seat) is not int:
             return []
         phase = self.phase
-        if phase is Phase.PLAY:
-            leading = not self.trick
+        if phase is P_PLAY:
+            leading = not self._pos
             actions = []
             for card in mask_to_indices(self._legal_mask(seat)):
                 name = CARD_NAMES[card]
@@ -609,10 +648,10 @@ class ClassicState:
                 else:
                     actions.append(Play(seat, name))
             return actions
-        if phase is Phase.BID:
+        if phase is P_BID:
             forbidden = self._forbidden_bid()
-            return [Bid(seat, n) for n in range(self._plan[self.deal_index].cards + 1) if n != forbidden]
-        if phase is Phase.TRUMP:
+            return [Bid(seat, n) for n in range(self._cards + 1) if n != forbidden]
+        if phase is P_TRUMP:
             return [ChooseTrump(seat, s) for s in SUITS] + [ChooseTrump(seat, None)]
         return []
 
@@ -621,105 +660,165 @@ class ClassicState:
     def apply(self, action) -> None:
         """Make a move. An illegal one raises IllegalAction and leaves the state untouched."""
         kind = type(action)
-        args = self._check(action)
         if kind is Play:
-            self._play(*args)
+            seat, card, mode, suit = self._check_play(action)
+            self._play(seat, card, mode, suit)
         elif kind is Bid:
-            self._bid(*args)
+            seat, n = self._check_bid(action)
+            self._bid(seat, n)
         else:
-            self._choose_trump(*args)
+            seat, trump = self._check(action)
+            self._choose_trump(seat, trump)
+
+    def apply_record(self, record: dict) -> None:
+        """``apply(action_from_record(record))``."""
+        self.apply(action_from_record(record))
+
+    def apply_records(self, records: list) -> None:
+        """Apply record-format actions in order (replays).
+
+        Same result as ``apply_record`` on each, with a fast lane for plays of
+        an ordinary card that the same legality code (``_legal_mask``) allows.
+        Anything else goes the full way, which raises the precise error. On an
+        illegal action, raises IllegalAction with ``params["index"]`` set to its
+        position; the actions before it stay applied.
+        """
+        index_card = CARD_INDEX.get
+        play = self._play
+        j = 0
+        try:
+            for j, record in enumerate(records):
+                if type(record) is dict and len(record) == 2 and self.phase is P_PLAY:
+                    seat = record.get("seat")
+                    name = record.get("play")
+                    if seat == self.to_act and type(seat) is int and type(name) is str:
+                        bit = 1 << index_card(name, 0)  # X1 (index 0) never takes the fast lane
+                        if not bit & JOKER_MASK and self._mask & bit:
+                            play(seat, bit.bit_length() - 1, 0, -1)
+                            continue
+                self.apply(action_from_record(record))
+        except IllegalAction as e:
+            e.params["index"] = j
+            raise
 
     def _choose_trump(self, seat: int, trump: int) -> None:
         self._set_trump(trump)
         self._actions.append((H_TRUMP, seat, trump))
-        self.move_count += 1
         first = (self.dealer + 1) & 3
         self.to_act = first
-        kind = self._plan[self.deal_index].kind
-        self.phase = Phase.BID if kind == NORMAL else Phase.PLAY
+        if self._plan[self.deal_index].kind == NORMAL:
+            self.phase = P_BID
+        else:
+            self.phase = P_PLAY
+            self._mask = self.hands[first]
 
     def _bid(self, seat: int, n: int) -> None:
         self.bids[seat] = n
         self._actions.append((H_BID, seat, n))
-        self.move_count += 1
+        self._bid_sum += n
         self._bid_count += 1
         if self._bid_count < 4:
             self.to_act = (seat + 1) & 3
             return
-        self.to_act = (self.dealer + 1) & 3
-        self.phase = Phase.TRUMP if self._trump is None else Phase.PLAY
+        first = self.to_act = (self.dealer + 1) & 3
+        if self._trump is None:
+            self.phase = P_TRUMP
+        else:
+            self.phase = P_PLAY
+            self._mask = self.hands[first]
 
     def _play(self, seat: int, card: int, mode: int, suit: int) -> None:
-        self.hands[seat] ^= BIT[card]
-        entry = (H_PLAY, seat, card, mode, suit)
-        self._actions.append(entry)
-        self.move_count += 1
-        trick = self.trick
-        trick.append(entry)
-        pos = len(trick)
-        if pos == 1:
+        # Hot path: literals stand for H_PLAY (2) and MODE_TAKE (1).
+        hands = self.hands
+        hands[seat] ^= BIT[card]
+        self._actions.append(_PLAIN_PLAYS[seat * 36 + card] if mode == 0 else (2, seat, card, mode, suit))
+        pos = self._pos
+        if pos == 0:
             if card == X1 or card == X2:
-                self._led = suit
-                self._must_highest = mode == MODE_TAKE
-                self._win_key = 1001 if mode == MODE_TAKE else -1
+                self._jokers[seat] ^= BIT[card]
+                led = suit
+                self._must_highest = mode == 1
                 self._keyrow = self._keytab[suit]
+                self._win_key = 1000 if mode == 1 else -1
             else:
                 led = SUIT_OF[card]
-                self._led = led
                 self._must_highest = False
                 row = self._keyrow = self._keytab[led]
                 self._win_key = row[card]
+            self._led = led
+            self._led_mask = SUIT_MASK[led]
             self._win_seat = seat
+            self._pos = 1
         else:
-            key = 1000 + pos if mode == MODE_TAKE else self._keyrow[card]
+            if mode:
+                self._jokers[seat] ^= BIT[card]
+            key = 1000 + pos if mode == 1 else self._keyrow[card]
             if key > self._win_key:
                 self._win_key = key
                 self._win_seat = seat
-            if pos == 4:
-                self._end_trick()
+            if pos == 3:  # the fourth card: the trick is over, its winner leads any card
+                winner = self._win_seat
+                self.taken[winner] += 1
+                self._last_winner = winner
+                self._pos = 0
+                self.leader = winner
+                self.to_act = winner
+                self._mask = hands[winner]
+                played = self._tricks_played = self._tricks_played + 1
+                if played == self._cards:
+                    self._end_deal()
                 return
-        self.to_act = (seat + 1) & 3
-
-    def _end_trick(self) -> None:
-        winner = self._win_seat
-        self.taken[winner] += 1
-        self.last_trick = (self.trick, winner)
-        self.trick = []
-        self.leader = winner
-        self.to_act = winner
-        self._tricks_played += 1
-        if self._tricks_played == self._plan[self.deal_index].cards:
-            self._end_deal()
+            self._pos = pos + 1
+        follower = self.to_act = (seat + 1) & 3
+        # What the follower may play (rules.md 2.4-2.5); the only place these rules are written.
+        hand = hands[follower]
+        jokers = self._jokers[follower]
+        follow = hand & self._led_mask
+        if follow:
+            if self._must_highest:
+                follow = BIT[follow.bit_length() - 1]
+            self._mask = follow | jokers if jokers else follow
+        else:
+            trumps = hand & self._trump_mask
+            if trumps:
+                self._mask = trumps | jokers if jokers else trumps
+            else:
+                self._mask = hand
 
     def _end_deal(self) -> None:
         spec = self._plan[self.deal_index]
         n = spec.cards
-        taken = tuple(self.taken)
+        taken = t0, t1, t2, t3 = tuple(self.taken)
         if spec.kind in BIDDING_KINDS:
-            bids = tuple(self.bids)
-            khishti = self._khishti
-            scores = tuple(deal_score(bids[s], taken[s], n, khishti) for s in range(4))
-            marks = tuple(bids[s] >= 1 and taken[s] == 0 for s in range(4))
+            bids = b0, b1, b2, b3 = tuple(self.bids)
+            k = self._khishti
+            scores = (deal_score(b0, t0, n, k), deal_score(b1, t1, n, k), deal_score(b2, t2, n, k), deal_score(b3, t3, n, k))
+            marks = (b0 >= 1 and t0 == 0, b1 >= 1 and t1 == 0, b2 >= 1 and t2 == 0, b3 >= 1 and t3 == 0)
         else:
             bids = None
-            scores = tuple(special_score(spec.kind, taken[s], n) for s in range(4))
-            marks = (False, False, False, False)
+            kind = spec.kind
+            scores = (special_score(kind, t0, n), special_score(kind, t1, n), special_score(kind, t2, n), special_score(kind, t3, n))
+            marks = _NO_MARKS
         self._results.append(
             DealResult(spec.index, spec.pulka, spec.kind, n, self.dealer, self._trump, bids, taken, scores, marks)
         )
         self._deals.append((self.dealer, self._dealt, self._trump_card, self._actions))
+        self._moves_done += len(self._actions)
+        self._actions = []
         self._dealt = None  # no deal in progress until the next one is dealt
         totals = self.totals
-        for s in range(4):
-            totals[s] += scores[s]
+        totals[0] += scores[0]
+        totals[1] += scores[1]
+        totals[2] += scores[2]
+        totals[3] += scores[3]
         if spec.last_of_pulka:
             self._end_pulka(spec)
         self.deal_index += 1
         self.to_act = None
         if self.deal_index == len(self._plan):
-            self.phase = Phase.GAME_OVER
+            self.phase = P_OVER
         else:
-            self.phase = Phase.DEAL
+            self.phase = P_DEAL
             self.dealer = (self.dealer + 1) & 3
 
     def _end_pulka(self, spec: DealSpec) -> None:
@@ -752,7 +851,7 @@ class ClassicState:
         if seat is not None and (type(seat) is not int or not 0 <= seat <= 3):
             raise IllegalAction("invalid_end", f"no seat {seat!r}", seat=repr(seat))
         self._end = {"reason": reason, "seat": seat} if seat is not None else {"reason": reason}
-        self.phase = Phase.GAME_OVER
+        self.phase = P_OVER
         self.to_act = None
 
     # --- copies and records -------------------------------------------------------------------
@@ -763,9 +862,9 @@ class ClassicState:
         for name in ClassicState.__slots__:
             setattr(new, name, getattr(self, name))
         new.hands = list(self.hands)
+        new._jokers = list(self._jokers)
         new.bids = list(self.bids)
         new.taken = list(self.taken)
-        new.trick = list(self.trick)
         new._actions = list(self._actions)
         new._deals = list(self._deals)
         new._results = list(self._results)
@@ -800,24 +899,25 @@ class ClassicState:
             raise ValueError(f"no seat {seat!r}")
         phase = self.phase
         spec = self.spec
-        in_deal = phase in (Phase.TRUMP, Phase.BID, Phase.PLAY)
+        in_deal = phase in (P_TRUMP, P_BID, P_PLAY)
         counts = [0, 0, 0, 0]
         own: list[str] = []
         if in_deal:
-            if spec.kind == DARK and phase is Phase.BID:
+            if spec.kind == DARK and phase is P_BID:
                 counts = [0, 0, 0, 0]  # nothing dealt yet, as far as anyone may know
-            elif phase is Phase.TRUMP:
+            elif phase is P_TRUMP:
                 counts = [3, 3, 3, 3]
                 if seat is not None:
-                    own = mask_to_cards(self._seen3[seat])
+                    own = mask_to_cards(indices_mask(self._dealt[seat][:3]))
             else:
                 counts = [h.bit_count() for h in self.hands]
                 if seat is not None:
                     own = mask_to_cards(self.hands[seat])
         legal = [a.to_record() for a in self.legal_actions(seat)] if seat is not None else []
         last = None
-        if self.last_trick is not None and in_deal:
-            last = {"cards": trick_to_public(self.last_trick[0]), "winner": self.last_trick[1]}
+        finished_trick = self.last_trick
+        if finished_trick is not None:
+            last = {"cards": trick_to_public(finished_trick[0]), "winner": finished_trick[1]}
         return {
             "variant": "classic",
             "seat": seat,
@@ -837,17 +937,17 @@ class ClassicState:
             "hand_counts": counts,
             "bids": list(self.bids) if in_deal else [None] * 4,
             "forbidden_bid": self.forbidden_bid,
-            "leader": self.leader if phase is Phase.PLAY else None,
-            "trick": trick_to_public(self.trick) if phase is Phase.PLAY else [],
+            "leader": self.leader if phase is P_PLAY else None,
+            "trick": trick_to_public(self.trick) if phase is P_PLAY else [],
             "last_trick": last,
             "tricks_taken": list(self.taken) if in_deal else [0, 0, 0, 0],
             "score_sheet": self.score_sheet(),
             "totals": list(self.totals),
             "legal_actions": legal,
             "move_count": self.move_count,
-            "finished": phase is Phase.GAME_OVER,
+            "finished": phase is P_OVER,
             "winner": self.winners(),
-            "ranking": self.ranking() if phase is Phase.GAME_OVER else None,
+            "ranking": self.ranking() if phase is P_OVER else None,
             "end": self.end,
         }
 

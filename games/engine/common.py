@@ -19,6 +19,14 @@ class Phase(str, Enum):
     GAME_OVER = "game_over"
 
 
+# The members as plain module globals: ``Phase.PLAY`` is an enum class lookup, far
+# slower than a global in the hot paths of 3.11.
+P_DEAL = Phase.DEAL
+P_TRUMP = Phase.TRUMP
+P_BID = Phase.BID
+P_PLAY = Phase.PLAY
+P_OVER = Phase.GAME_OVER
+
 # Joker modes, internally.
 MODE_NONE = 0
 MODE_TAKE = 1

@@ -92,7 +92,7 @@ class RecordError(EngineError):
     deal), as in record-format.md.
     """
 
-    def __init__(self, code: str, message: str, deal: int | None = None, action: int | None = None, **params):
-        super().__init__(code, message, **params)
+    def __init__(self, code: str, message: str, deal: int | None = None, action: int | None = None, params=None):
+        super().__init__(code, message, **(params or {}))
         self.deal = deal
         self.action = action

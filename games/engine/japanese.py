@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
-from .actions import Bid, ChooseTrump, Play
+from .actions import Bid, ChooseTrump, Play, action_from_record
 from .cards import (
     BIT,
+    CARD_INDEX,
     CARD_NAMES,
     JOKER_MASK,
     NO_SUIT,
@@ -17,6 +19,9 @@ from .cards import (
     X1,
     X2,
     card_index,
+    check_distinct,
+    dealt_indices,
+    hand_mask,
     indices_mask,
     mask_to_cards,
     mask_to_indices,
@@ -24,7 +29,11 @@ from .cards import (
 from .common import (
     H_PLAY,
     H_TRUMP,
-    Phase,
+    P_BID,
+    P_DEAL,
+    P_OVER,
+    P_PLAY,
+    P_TRUMP,
     history_entry_to_record,
     trick_to_public,
     trump_from_public,
@@ -67,8 +76,7 @@ class JapaneseOptions:
         return {"target": self.target}
 
 
-@dataclass(frozen=True)
-class JapaneseDealResult:
+class JapaneseDealResult(NamedTuple):
     index: int
     declarer: int
     trump: int  # -1 = no trump
@@ -93,12 +101,13 @@ def follower_wins(lead: int, named: int, follow: int, trump: int) -> bool:
     return follow_suit == lead_suit and follow > lead
 
 
-def split_deck(items, declarer: int):
+def split_deck(items, declarer: int, pairs=list):
     """Hands and columns (by seat) from a deck order, as a dealer deals.
 
     Declarer first, then the other: 3 cards each; then 5 more each into the
     hand; then each player's ten table cards, column by column, face-down card
-    first. Works on strings and on card indices.
+    first; each column is ``pairs((face_down, face_up))``. Works on strings and
+    on card indices.
     """
     order = (declarer, 1 - declarer)
     hands = [None, None]
@@ -106,7 +115,7 @@ def split_deck(items, declarer: int):
     for k, seat in enumerate(order):
         hands[seat] = list(items[3 * k : 3 * k + 3]) + list(items[6 + 5 * k : 11 + 5 * k])
         table = items[16 + 10 * k : 26 + 10 * k]
-        columns[seat] = [[table[2 * c], table[2 * c + 1]] for c in range(COLUMNS)]
+        columns[seat] = [pairs((table[2 * c], table[2 * c + 1])) for c in range(COLUMNS)]
     return hands, columns
 
 
@@ -133,7 +142,8 @@ class JapaneseState:
         "_trump",
         "_trump_mask",
         "taken",
-        "trick",
+        "_pos",
+        "_lead_card",
         "leader",
         "_led",
         "_joker_led",
@@ -145,13 +155,13 @@ class JapaneseState:
         "totals",
         "_winner",
         "_end",
-        "move_count",
+        "_moves_done",
     )
 
     def __init__(self, options=None):
         opts = JapaneseOptions.coerce(options)
         self.options = opts
-        self.phase = Phase.DEAL
+        self.phase = P_DEAL
         self.deal_index = 0
         self.declarer = opts.first_declarer
         self.to_act = None
@@ -166,7 +176,8 @@ class JapaneseState:
         self._trump = None
         self._trump_mask = 0
         self.taken = [0, 0]
-        self.trick = []
+        self._pos = 0  # 1 while the lead card waits for the answer
+        self._lead_card = -1
         self.leader = None
         self._led = NO_SUIT
         self._joker_led = False
@@ -178,7 +189,7 @@ class JapaneseState:
         self.totals = [0, 0]
         self._winner = None
         self._end = None
-        self.move_count = 0
+        self._moves_done = 0
 
     # --- read-only facts ----------------------------------------------------------------------
 
@@ -187,6 +198,16 @@ class JapaneseState:
         if self._trump is None:
             return None
         return "none" if self._trump == NO_SUIT else SUITS[self._trump]
+
+    @property
+    def trick(self) -> list[tuple]:
+        """History entries of the cards on the table in the current trick (0 or 1)."""
+        return self._actions[-1:] if self._pos else []
+
+    @property
+    def move_count(self) -> int:
+        """Deals and actions so far: a version number for the live match."""
+        return self._moves_done + len(self._actions)
 
     @property
     def results(self) -> list[JapaneseDealResult]:
@@ -207,7 +228,7 @@ class JapaneseState:
         return mask_to_cards(self._available(seat))
 
     def is_over(self) -> bool:
-        return self.phase is Phase.GAME_OVER
+        return self.phase is P_OVER
 
     def winners(self) -> list[int]:
         return [self._winner] if self._winner is not None else []
@@ -218,7 +239,7 @@ class JapaneseState:
             "deal_scores": [list(r.scores) for r in self._results],
             "pulka_bonus": [],
             "totals": list(self.totals),
-            "finished": self.phase is Phase.GAME_OVER,
+            "finished": self.phase is P_OVER,
             "winner": self.winners(),
         }
 
@@ -228,15 +249,14 @@ class JapaneseState:
         """Start the next deal: ``hands`` two lists of 8 record cards (first 3 seen
         before the trump choice), ``columns`` per seat five ``[face_down, face_up]``.
         Raises InvalidDeal and changes nothing when the cards are not the deck."""
-        if self.phase is not Phase.DEAL:
-            if self.phase is Phase.GAME_OVER:
+        if self.phase is not P_DEAL:
+            if self.phase is P_OVER:
                 raise IllegalAction("game_over", "the match is over")
             raise InvalidDeal("deal_not_expected", "the current deal is not finished")
         if not isinstance(hands, (list, tuple)) or len(hands) != 2:
             raise InvalidDeal("wrong_hand_count", "a Japanese deal needs two hands")
         if not isinstance(columns, (list, tuple)) or len(columns) != 2:
             raise InvalidDeal("wrong_column_count", "a Japanese deal needs columns for both players")
-        seen = 0
         hand_idx = []
         for seat, hand in enumerate(hands):
             if not isinstance(hand, (list, tuple)) or len(hand) != HAND_SIZE:
@@ -244,12 +264,9 @@ class JapaneseState:
                 raise InvalidDeal(
                     "wrong_hand_size", f"seat {seat} must get {HAND_SIZE} cards in hand", seat=seat, expected=HAND_SIZE, got=got
                 )
-            row = []
-            for name in hand:
-                seen = self._add_dealt_card(name, seen)
-                row.append(card_index(name))
-            hand_idx.append(row)
+            hand_idx.append(dealt_indices(hand))
         col_idx = []
+        every = hand_idx[0] + hand_idx[1]
         for seat, cols in enumerate(columns):
             if not isinstance(cols, (list, tuple)) or len(cols) != COLUMNS:
                 raise InvalidDeal("wrong_column_count", f"seat {seat} needs {COLUMNS} columns", seat=seat)
@@ -257,46 +274,42 @@ class JapaneseState:
             for col in cols:
                 if not isinstance(col, (list, tuple)) or len(col) != 2:
                     raise InvalidDeal("malformed_column", f"a column is [face_down, face_up], not {col!r}", seat=seat)
-                for name in col:
-                    seen = self._add_dealt_card(name, seen)
-                row.append((card_index(col[0]), card_index(col[1])))
+                down, up = dealt_indices(col)
+                row.append((down, up))
+                every.append(down)
+                every.append(up)
             col_idx.append(row)
+        check_distinct(every)
         self._deal_indices(hand_idx, col_idx)
-
-    @staticmethod
-    def _add_dealt_card(name, seen: int) -> int:
-        idx = card_index(name)
-        if idx < 0:
-            raise InvalidDeal("unknown_card", f"{name!r} is not a card", card=repr(name))
-        if seen & BIT[idx]:
-            raise InvalidDeal("duplicate_card", f"{name} is dealt twice", card=name)
-        return seen | BIT[idx]
 
     def _deal_indices(self, hands: list[list[int]], columns: list[list[tuple[int, int]]]) -> None:
         """Start the deal from card indices already checked (fast path)."""
         self._dealt = hands
         self._dealt_cols = columns
-        self.hands = [indices_mask(h) for h in hands]
+        self.hands = [hand_mask(hands[0]), hand_mask(hands[1])]
         self._cols = [list(columns[0]), list(columns[1])]
-        self.up = [indices_mask(up for _, up in columns[0]), indices_mask(up for _, up in columns[1])]
         col_of = [-1] * 36
-        for cols in columns:
-            for c, (_, up) in enumerate(cols):
+        ups = [[], []]
+        for seat in (0, 1):
+            row = ups[seat]
+            for c, (_, up) in enumerate(columns[seat]):
                 col_of[up] = c
+                row.append(up)
+        self.up = [hand_mask(ups[0]), hand_mask(ups[1])]
         self._col_of = col_of
         self._live = [COLUMNS, COLUMNS]
         self._first_done = [False, False]
         self._trump = None
         self._trump_mask = 0
         self.taken = [0, 0]
-        self.trick = []
+        self._pos = 0
         self.last_trick = None
         self._actions = []
         self._tricks_played = 0
         self.to_act = self.declarer
         self.leader = self.declarer
-        self.phase = Phase.TRUMP
-        self.move_count += 1
+        self.phase = P_TRUMP
+        self._moves_done += 1
 
     # --- legality -----------------------------------------------------------------------------
 
@@ -308,7 +321,7 @@ class JapaneseState:
     def _legal_mask(self, seat: int) -> int:
         """Cards ``seat`` (to act, in PLAY) may play, as a mask (rules.md 3.3)."""
         avail = self.hands[seat] | self.up[seat] if self._first_done[seat] else self.hands[seat]
-        if not self.trick:
+        if not self._pos:
             return avail
         jokers = avail & JOKER_MASK
         follow = avail & SUIT_MASK[self._led]
@@ -336,42 +349,46 @@ class JapaneseState:
         return IllegalAction("must_trump", f"you have no {led} but hold trumps ({trump}) and must trump", suit=led, trump=trump)
 
     def _phase_error(self, action) -> IllegalAction:
-        if self.phase is Phase.GAME_OVER:
+        if self.phase is P_OVER:
             return IllegalAction("game_over", "the match is over")
         return IllegalAction(
             "wrong_phase",
             f"{type(action).__name__} is not possible now (phase: {self.phase.value})",
             phase=self.phase.value,
-            action=type(action).__name__,
+            kind=type(action).__name__,
         )
+
+    def _not_your_turn(self, seat) -> IllegalAction:
+        shown = seat if type(seat) is int else repr(seat)
+        return IllegalAction("not_your_turn", f"it is seat {self.to_act}'s turn, not {shown}", seat=shown, to_act=self.to_act)
 
     def _check(self, action):
         kind = type(action)
         if kind is Play:
             return self._check_play(action)
         if kind is ChooseTrump:
-            if self.phase is not Phase.TRUMP:
+            if self.phase is not P_TRUMP:
                 raise self._phase_error(action)
             seat = action.seat
-            if seat != self.to_act:
-                raise IllegalAction("not_your_turn", f"it is seat {self.to_act}'s turn", seat=seat, to_act=self.to_act)
+            if seat != self.to_act or type(seat) is not int:
+                raise self._not_your_turn(seat)
             return seat, trump_from_public(action.suit)
-        if self.phase is Phase.GAME_OVER:
+        if self.phase is P_OVER:
             raise IllegalAction("game_over", "the match is over")
         if kind is Bid:
             raise self._phase_error(action)  # Japanese Joker has no bidding
         raise IllegalAction("invalid_action", f"not an action: {action!r}")
 
     def _check_play(self, action: Play):
-        if self.phase is not Phase.PLAY:
+        if self.phase is not P_PLAY:
             raise self._phase_error(action)
         seat, name, joker, suit_name = action
-        if seat != self.to_act:
-            raise IllegalAction("not_your_turn", f"it is seat {self.to_act}'s turn", seat=seat, to_act=self.to_act)
+        if seat != self.to_act or type(seat) is not int:
+            raise self._not_your_turn(seat)
         card = card_index(name)
         if card < 0:
             raise IllegalAction("unknown_card", f"{name!r} is not a card", card=repr(name))
-        leading = not self.trick
+        leading = not self._pos
         suit = NO_SUIT
         if card == X1 or card == X2:
             if joker is not None and joker != "take":
@@ -407,10 +424,10 @@ class JapaneseState:
 
     def legal_actions(self, seat: int) -> list:
         """Every legal action of ``seat`` now; a leading joker once per named suit."""
-        if seat != self.to_act or seat is None:
+        if seat != self.to_act or type(seat) is not int:
             return []
-        if self.phase is Phase.PLAY:
-            leading = not self.trick
+        if self.phase is P_PLAY:
+            leading = not self._pos
             actions = []
             for card in mask_to_indices(self._legal_mask(seat)):
                 name = CARD_NAMES[card]
@@ -419,7 +436,7 @@ class JapaneseState:
                 else:
                     actions.append(Play(seat, name))
             return actions
-        if self.phase is Phase.TRUMP:
+        if self.phase is P_TRUMP:
             return [ChooseTrump(seat, s) for s in SUITS] + [ChooseTrump(seat, None)]
         return []
 
@@ -433,27 +450,58 @@ class JapaneseState:
         else:
             self._choose_trump(*args)
 
+    def apply_record(self, record: dict) -> None:
+        """``apply(action_from_record(record))``."""
+        self.apply(action_from_record(record))
+
+    def apply_records(self, records: list) -> None:
+        """Apply record-format actions in order (replays).
+
+        Same result as ``apply_record`` on each, with a fast lane for plays of
+        an ordinary card that the same legality code (``_legal_mask``) allows.
+        Anything else goes the full way, which raises the precise error. On an
+        illegal action, raises IllegalAction with ``params["index"]`` set to its
+        position; the actions before it stay applied.
+        """
+        index_card = CARD_INDEX.get
+        legal_mask = self._legal_mask
+        play = self._play
+        j = 0
+        try:
+            for j, record in enumerate(records):
+                if type(record) is dict and len(record) == 2 and self.phase is P_PLAY:
+                    seat = record.get("seat")
+                    name = record.get("play")
+                    if seat == self.to_act and type(seat) is int and type(name) is str:
+                        bit = 1 << index_card(name, 0)  # X1 (index 0) never takes the fast lane
+                        if not bit & JOKER_MASK and bit & legal_mask(seat):
+                            play(seat, bit.bit_length() - 1, -1)
+                            continue
+                self.apply(action_from_record(record))
+        except IllegalAction as e:
+            e.params["index"] = j
+            raise
+
     def _choose_trump(self, seat: int, trump: int) -> None:
         self._trump = trump
         self._trump_mask = SUIT_MASK[trump] if trump >= 0 else 0
         self._actions.append((H_TRUMP, seat, trump))
-        self.move_count += 1
-        self.phase = Phase.PLAY
+        self.phase = P_PLAY
         self.to_act = self.declarer
 
     def _play(self, seat: int, card: int, suit: int) -> None:
-        bit = BIT[card]
-        if self.hands[seat] & bit:
-            self.hands[seat] ^= bit
+        bit = 1 << card
+        hands = self.hands
+        if hands[seat] & bit:
+            hands[seat] ^= bit
         else:
             self._play_from_column(seat, card)
         self._first_done[seat] = True
-        entry = (H_PLAY, seat, card, 0, suit)
-        self._actions.append(entry)
-        self.move_count += 1
-        trick = self.trick
-        if not trick:
-            trick.append(entry)
+        actions = self._actions
+        actions.append((H_PLAY, seat, card, 0, suit))
+        if not self._pos:
+            self._pos = 1
+            self._lead_card = card
             if card == X1 or card == X2:
                 self._led = suit
                 self._joker_led = True
@@ -462,16 +510,14 @@ class JapaneseState:
                 self._joker_led = False
             self.to_act = 1 - seat
             return
-        trick.append(entry)
-        lead = trick[0]
-        winner = seat if follower_wins(lead[2], lead[4], card, self._trump) else lead[1]
+        self._pos = 0
+        winner = seat if follower_wins(self._lead_card, self._led, card, self._trump) else 1 - seat
         self.taken[winner] += 1
-        self.last_trick = (trick, winner)
-        self.trick = []
+        self.last_trick = (actions[-2:], winner)
         self.leader = winner
         self.to_act = winner
-        self._tricks_played += 1
-        if self._tricks_played == TRICKS_PER_DEAL:
+        played = self._tricks_played = self._tricks_played + 1
+        if played == TRICKS_PER_DEAL:
             self._end_deal()
 
     def _play_from_column(self, seat: int, card: int) -> None:
@@ -498,6 +544,8 @@ class JapaneseState:
         scores = (a - b, 0) if a > b else (0, b - a)
         self._results.append(JapaneseDealResult(self.deal_index, self.declarer, self._trump, (a, b), scores))
         self._deals.append((self.declarer, self._dealt, self._dealt_cols, self._actions))
+        self._moves_done += len(self._actions)
+        self._actions = []
         self._dealt = None
         self.totals[0] += scores[0]
         self.totals[1] += scores[1]
@@ -507,9 +555,9 @@ class JapaneseState:
         for seat in (0, 1):
             if self.totals[seat] >= target:
                 self._winner = seat
-                self.phase = Phase.GAME_OVER
+                self.phase = P_OVER
                 return
-        self.phase = Phase.DEAL
+        self.phase = P_DEAL
         self.declarer = 1 - self.declarer
 
     def end_game(self, reason: str, seat: int | None = None) -> None:
@@ -523,7 +571,7 @@ class JapaneseState:
         self._end = {"reason": reason, "seat": seat} if seat is not None else {"reason": reason}
         if self._winner is None and reason != "abort":
             self._winner = 1 - seat
-        self.phase = Phase.GAME_OVER
+        self.phase = P_OVER
         self.to_act = None
 
     # --- copies and records -------------------------------------------------------------------
@@ -539,7 +587,6 @@ class JapaneseState:
         new._live = list(self._live)
         new._first_done = list(self._first_done)
         new.taken = list(self.taken)
-        new.trick = list(self.trick)
         new._actions = list(self._actions)
         new._deals = list(self._deals)
         new._results = list(self._results)
@@ -573,15 +620,15 @@ class JapaneseState:
         if seat is not None and (type(seat) is not int or seat not in (0, 1)):
             raise ValueError(f"no seat {seat!r}")
         phase = self.phase
-        in_deal = phase in (Phase.TRUMP, Phase.PLAY)
+        in_deal = phase in (P_TRUMP, P_PLAY)
         own: list[str] = []
         counts = [0, 0]
         columns = [[], []]
-        if phase is Phase.TRUMP:
+        if phase is P_TRUMP:
             counts = [3, 3]
             if seat is not None:
                 own = mask_to_cards(indices_mask(self._dealt[seat][:3]))
-        elif phase is Phase.PLAY:
+        elif phase is P_PLAY:
             counts = [h.bit_count() for h in self.hands]
             if seat is not None:
                 own = mask_to_cards(self.hands[seat])
@@ -591,8 +638,9 @@ class JapaneseState:
             ]
         legal = [a.to_record() for a in self.legal_actions(seat)] if seat is not None else []
         last = None
-        if self.last_trick is not None and in_deal:
-            last = {"cards": trick_to_public(self.last_trick[0]), "winner": self.last_trick[1]}
+        finished_trick = self.last_trick
+        if finished_trick is not None:
+            last = {"cards": trick_to_public(finished_trick[0]), "winner": finished_trick[1]}
         return {
             "variant": "japanese",
             "seat": seat,
@@ -605,9 +653,9 @@ class JapaneseState:
             "hand": own,
             "hand_counts": counts,
             "columns": columns,
-            "first_card_played": list(self._first_done) if phase is Phase.PLAY else [False, False],
-            "leader": self.leader if phase is Phase.PLAY else None,
-            "trick": trick_to_public(self.trick) if phase is Phase.PLAY else [],
+            "first_card_played": list(self._first_done) if phase is P_PLAY else [False, False],
+            "leader": self.leader if phase is P_PLAY else None,
+            "trick": trick_to_public(self.trick) if phase is P_PLAY else [],
             "last_trick": last,
             "tricks_taken": list(self.taken) if in_deal else [0, 0],
             "score_sheet": self.score_sheet(),
@@ -615,7 +663,7 @@ class JapaneseState:
             "target": self.options.target,
             "legal_actions": legal,
             "move_count": self.move_count,
-            "finished": phase is Phase.GAME_OVER,
+            "finished": phase is P_OVER,
             "winner": self.winners(),
             "end": self.end,
         }

@@ -9,7 +9,7 @@ objects and re-checking choices that were drawn from the legal set.
 from __future__ import annotations
 
 from . import classic, japanese
-from .cards import X1, X2, random_indices
+from .cards import BIT, X1, X2, random_indices
 from .common import Phase
 
 _PLAY = Phase.PLAY
@@ -27,8 +27,8 @@ def random_deal(state, rng) -> None:
         hands, turned = classic.split_deck(cards, state.dealer, n)
         state._deal_indices(hands, -1 if turned is None else turned)
     else:
-        hands, columns = japanese.split_deck(random_indices(rng, 36), state.declarer)
-        state._deal_indices(hands, [[tuple(col) for col in cols] for cols in columns])
+        hands, columns = japanese.split_deck(random_indices(rng, 36), state.declarer, pairs=tuple)
+        state._deal_indices(hands, columns)
 
 
 def play_random(state, rng, max_moves: int | None = None, until_deal: int | None = None) -> None:
@@ -44,17 +44,8 @@ def play_random(state, rng, max_moves: int | None = None, until_deal: int | None
         _play_japanese(state, rng, max_moves, until_deal)
 
 
-def _pick_bit(mask: int, r: float) -> int:
-    k = int(r * mask.bit_count())
-    while k:
-        mask &= mask - 1
-        k -= 1
-    return (mask & -mask).bit_length() - 1
-
-
 def _play_classic(state, rng, max_moves, until_deal) -> None:
     random = rng.random
-    legal_mask = state._legal_mask
     play = state._play
     moves = 0
     limit = max_moves if max_moves is not None else -1
@@ -62,21 +53,20 @@ def _play_classic(state, rng, max_moves, until_deal) -> None:
     while moves != limit:
         phase = state.phase
         if phase is _PLAY:
-            seat = state.to_act
-            mask = legal_mask(seat)
-            k = int(random() * mask.bit_count())
-            while k:
-                mask &= mask - 1
-                k -= 1
-            card = (mask & -mask).bit_length() - 1
+            mask = state._mask  # the legal cards of the seat to act, as _play keeps them
+            count = mask.bit_count()
+            if count > 1:  # a real choice: the k-th highest of the legal cards
+                k = int(random() * count)
+                while k:
+                    mask ^= BIT[mask.bit_length() - 1]
+                    k -= 1
+            card = mask.bit_length() - 1
             if card == X1 or card == X2:
-                mode = 1 if random() < 0.5 else 2
-                suit = -1 if state.trick else int(random() * 4)
-                play(seat, card, mode, suit)
+                play(state.to_act, card, 1 if random() < 0.5 else 2, -1 if state._pos else int(random() * 4))
             else:
-                play(seat, card, 0, -1)
+                play(state.to_act, card, 0, -1)
         elif phase is _BID:
-            n = state._plan[state.deal_index].cards
+            n = state._cards
             forbidden = state._forbidden_bid()
             if forbidden < 0:
                 bid = int(random() * (n + 1))
@@ -113,7 +103,7 @@ def _play_japanese(state, rng, max_moves, until_deal) -> None:
                 mask &= mask - 1
                 k -= 1
             card = (mask & -mask).bit_length() - 1
-            if (card == X1 or card == X2) and not state.trick:
+            if (card == X1 or card == X2) and not state._pos:
                 play(seat, card, int(random() * 4))
             else:
                 play(seat, card, -1)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 
-from .actions import action_from_record
 from .classic import ClassicOptions, ClassicState
 from .common import Phase
 from .errors import IllegalAction, InvalidOptions, RecordError
@@ -44,8 +43,8 @@ def new_state(variant: str, options=None):
     raise InvalidOptions("invalid_option", f"unknown variant {variant!r}", option="variant")
 
 
-def _refuse(code, message, deal=None, action=None, **params):
-    return RecordError(code, message, deal=deal, action=action, **params)
+def _refuse(code, message, deal=None, action=None, params=None):
+    return RecordError(code, message, deal=deal, action=action, params=params)
 
 
 def state_from_record(doc):
@@ -83,7 +82,7 @@ def state_from_record(doc):
     try:
         state = ClassicState(first) if classic else JapaneseState(first)
     except InvalidOptions as e:
-        raise _refuse(e.code, e.message, **e.params) from None
+        raise _refuse(e.code, e.message, params=e.params) from None
     required, optional = _DEAL_KEYS[variant]
     for i, deal in enumerate(deals):
         if state.phase is Phase.GAME_OVER:
@@ -96,27 +95,27 @@ def state_from_record(doc):
         expected = state.dealer if classic else state.declarer
         if deal[seat_key] != expected or type(deal[seat_key]) is not int:
             code = "wrong_dealer" if classic else "wrong_declarer"
-            raise _refuse(code, f"the {seat_key} of this deal is seat {expected}", deal=i, expected=expected)
+            raise _refuse(code, f"the {seat_key} of this deal is seat {expected}", deal=i, params={"expected": expected})
         try:
             if classic:
                 state.deal(deal["hands"], deal.get("trump_card"))
             else:
                 state.deal(deal["hands"], deal["columns"])
         except IllegalAction as e:
-            raise _refuse(e.code, e.message, deal=i, **e.params) from None
-        apply = state.apply
-        for j, rec in enumerate(actions):
-            try:
-                apply(action_from_record(rec))
-            except IllegalAction as e:
-                raise _refuse(e.code, e.message, deal=i, action=j, **e.params) from None
+            raise _refuse(e.code, e.message, deal=i, params=e.params) from None
+        try:
+            state.apply_records(actions)
+        except IllegalAction as e:
+            params = dict(e.params)
+            j = params.pop("index")
+            raise _refuse(e.code, e.message, deal=i, action=j, params=params) from None
         if i < len(deals) - 1 and state.deal_index == i:
             raise _refuse("deal_incomplete", "only the last deal may stop before its end", deal=i, action=len(actions))
     if end is not None:
         try:
             state.end_game(end.get("reason"), end.get("seat"))
         except IllegalAction as e:
-            raise _refuse(e.code, e.message, **e.params) from None
+            raise _refuse(e.code, e.message, params=e.params) from None
     return state
 
 

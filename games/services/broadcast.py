@@ -34,4 +34,5 @@ def lobby_changed() -> None:
 
 
 def table_changed(table_id: int, version: int | None = None) -> None:
-    _send(table_group(table_id), {"type": "table.changed", "version": version})
+    # The table id lets a connection that follows several tables (the JSON protocol) tell them apart.
+    _send(table_group(table_id), {"type": "table.changed", "table": table_id, "version": version})

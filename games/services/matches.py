@@ -11,6 +11,8 @@ import json
 import logging
 import random
 import secrets
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -82,8 +84,45 @@ def _deal_next(state, match_secrets: list) -> None:
 
 # --- Loading and saving -----------------------------------------------------------
 
+# Replaying a record costs one engine step per action ever made (hundreds in a
+# classic game), and every move and every rendered view needs the position. A
+# committed (match, version) never changes, so each process keeps the latest
+# positions it has seen; `created_at` tells apart a match that reuses the id of
+# one from an earlier, dropped database.
+STATE_CACHE_SIZE = 2048
+_states: OrderedDict = OrderedDict()
+_states_lock = threading.Lock()
+
+
+def _state_key(match: Match):
+    return (match.pk, match.created_at, match.version)
+
+
 def load_state(match: Match):
-    return engine.state_from_record(match.record)
+    """The engine state of `match` at its version: a copy the caller may change."""
+    key = _state_key(match)
+    with _states_lock:
+        cached = _states.get(key)
+        if cached is not None:
+            _states.move_to_end(key)
+    if cached is None:
+        cached = engine.state_from_record(match.record)
+        _remember_state(key, cached)
+    return cached.copy()
+
+
+def _remember_state(key, state) -> None:
+    with _states_lock:
+        _states[key] = state
+        _states.move_to_end(key)
+        while len(_states) > STATE_CACHE_SIZE:
+            _states.popitem(last=False)
+
+
+def forget_states() -> None:
+    """Empty this process's position cache (tests that rewrite a record by hand)."""
+    with _states_lock:
+        _states.clear()
 
 
 def _players(table: Table):
@@ -186,6 +225,9 @@ def _save(match: Match, state) -> None:
     match.turn_started_at = timezone.now()
     match.save()
     table_id, match_id, version = match.table_id, match.pk, match.version
+    # Only a committed version is a position anyone will ask for again.
+    key, saved = _state_key(match), state.copy()
+    transaction.on_commit(lambda: _remember_state(key, saved))
     transaction.on_commit(lambda: broadcast.table_changed(table_id, version))
     if match.status == MatchStatus.RUNNING:
         clock_seconds = match.table.clock_seconds

@@ -25,9 +25,16 @@ def seat_of(table: Table, player) -> int | None:
     return None
 
 
+def _seats_with_players(table: Table):
+    """The table's seats in order, from a prefetch when the caller made one (no query)."""
+    if "seats" in getattr(table, "_prefetched_objects_cache", {}):
+        return sorted(table.seats.all(), key=lambda seat: seat.index)
+    return table.seats.select_related("player").order_by("index")
+
+
 def public_seats(table: Table) -> list[dict]:
     seats = []
-    for seat in table.seats.select_related("player").order_by("index"):
+    for seat in _seats_with_players(table):
         seats.append({
             "index": seat.index,
             "name": seat.player.display_name_text if seat.player_id else None,

@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 
 from accounts.friends import are_friends, is_blocked
 from coins import services as coins
+from moderation import bans
 
 from ..models import SEATS_BY_VARIANT, Seat, Table, TableStatus, Variant, Visibility
 from . import broadcast
@@ -49,6 +50,7 @@ class TableSettings:
 
 def create_table(creator, settings: TableSettings, *, sit=True) -> Table:
     """Create a table and (by default) seat its creator at seat 0."""
+    _check_not_banned(creator)
     if creator.is_guest and settings.stake:
         raise TableError(_("Guests can only play at free tables. Sign up to play for Domino Coin."), "guest_coins")
     if creator.is_guest and settings.visibility == Visibility.FRIENDS:
@@ -154,9 +156,16 @@ def _close(table: Table) -> None:
     table.save(update_fields=["status", "closed_at"])
 
 
+def _check_not_banned(player) -> None:
+    refusal = bans.refusal_for_player(player)
+    if refusal:
+        raise TableError(refusal, "banned")
+
+
 def _check_may_sit(table: Table, player) -> None:
     if table.status != TableStatus.OPEN:
         raise TableError(_("This table is no longer taking players."), "not_open")
+    _check_not_banned(player)
     if player.is_guest and table.is_coin_table:
         raise TableError(_("Guests can only play at free tables. Sign up to play for Domino Coin."), "guest_coins")
     if table.visibility == Visibility.FRIENDS:

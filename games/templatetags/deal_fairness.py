@@ -1,0 +1,43 @@
+"""The live table's line about fair deals.
+
+    {% load deal_fairness %}{% match_fairness sv table %}
+
+Shows the current deal's commitment (in full, shortened on screen) and, once a
+deal is over, its revealed salt with the server's check. The deal's cards are
+not written into the live frame: the fairness page shows them.
+"""
+
+from django import template
+from django.core.cache import cache
+
+from games.fairness import check_deal
+from games.models import Match
+
+register = template.Library()
+
+
+def deal_verified(match_id: int, entry: dict) -> bool:
+    """The server's check of one revealed deal (cached: a finished deal never changes)."""
+    index = entry["deal"]
+    key = f"deal-verified:{match_id}:{index}:{entry['commitment']}"
+    verified = cache.get(key)
+    if verified is None:
+        deal = Match.objects.filter(pk=match_id).values_list(f"record__deals__{index}", flat=True).first()
+        verified = isinstance(deal, dict) and check_deal(index, deal, entry).verified
+        cache.set(key, verified, timeout=None)
+    return verified
+
+
+@register.inclusion_tag("games/_match_fairness.html")
+def match_fairness(sv, table):
+    commitments = sv.get("commitments") or []
+    revealed = [entry for entry in commitments if "salt" in entry]
+    last_revealed = revealed[-1] if revealed else None
+    over = sv.get("status") != "running"
+    return {
+        "table": table,
+        "current": commitments[-1] if commitments and not over else None,
+        "last_revealed": last_revealed,
+        "verified": deal_verified(sv["match"], last_revealed) if last_revealed else None,
+        "over": over,
+    }

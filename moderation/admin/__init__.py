@@ -1,0 +1,3 @@
+"""The staff's admin: see base.py for how the staff actions work."""
+
+from . import coins, games, people, records  # noqa: F401  (each registers its pages)

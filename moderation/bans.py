@@ -1,0 +1,42 @@
+"""Who is banned, and the sentence a banned person is shown.
+
+The games and accounts code ask here before letting someone sit at a table,
+log in or use an access token; nothing here imports them back.
+"""
+
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext
+
+from .models import Ban
+
+
+def active_ban(user):
+    """The user's ban in force now (the one ending last), or None."""
+    if user is None or user.pk is None:
+        return None
+    bans = list(Ban.objects.active().filter(user_id=user.pk))
+    if not bans:
+        return None
+    # A ban for good outlasts any ban with an end.
+    return max(bans, key=lambda ban: (ban.until is None, ban.until))
+
+
+def is_banned(user):
+    return active_ban(user) is not None
+
+
+def refusal_message(ban):
+    if ban.until is None:
+        return gettext("The site staff have banned your account for good.")
+    when = date_format(timezone.localtime(ban.until), "DATETIME_FORMAT")
+    return gettext("The site staff have banned your account until %(when)s.") % {"when": when}
+
+
+def refusal_for_player(player):
+    """The message refusing a banned member a seat, or None when they may play.
+    Guests have no account and cannot be banned."""
+    if player is None or player.user_id is None:
+        return None
+    ban = active_ban(player.user)
+    return refusal_message(ban) if ban else None

@@ -1,0 +1,169 @@
+"""Test clients for the JSON protocol (`ws/play/`), through the real ASGI application.
+
+A `ProgramClient` is what a bot program is: a token in the handshake, JSON
+frames both ways. It keeps every frame it received so a test can check each
+one for cards its seat may not see.
+"""
+
+import json
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from accounts.tokens import create_token
+from games.models import Match, MatchStatus
+from games.services.matches import load_state
+from games.services.presenter import seat_view
+from joker_site.asgi import application
+from tests.factories import make_player
+from tests.live_clients import CARD_TOKEN, hidden_from
+
+TIMEOUT = 10
+
+
+@pytest.fixture(autouse=True)
+def _close_protocol_thread_connections():
+    """The protocol's pool threads keep database connections; close them before
+    pytest-django flushes or drops the test database."""
+    yield
+    from games.protocol import close_thread_connections
+
+    close_thread_connections()
+
+
+@sync_to_async
+def make_program_player(name):
+    """A member with a personal access token, as a bot's owner would make one."""
+    player = make_player(name)
+    _token, raw = create_token(player.user, f"{name}'s bot")
+    return player, raw
+
+
+class ProgramClient:
+    def __init__(self, communicator):
+        self.communicator = communicator
+        self.received = []
+        self.latest_state = None
+
+    @classmethod
+    async def connect(cls, token=None, headers=(), expect_open=True):
+        all_headers = list(headers)
+        if token is not None:
+            all_headers.append((b"authorization", f"Bearer {token}".encode()))
+        communicator = WebsocketCommunicator(application, "/ws/play/", headers=all_headers)
+        connected, _code = await communicator.connect(timeout=TIMEOUT)
+        assert connected == expect_open
+        return cls(communicator)
+
+    async def send(self, message):
+        await self.communicator.send_to(text_data=json.dumps(message))
+
+    async def send_text(self, text):
+        await self.communicator.send_to(text_data=text)
+
+    async def receive(self, timeout=TIMEOUT) -> dict:
+        frame = await self.communicator.receive_from(timeout=timeout)
+        message = json.loads(frame)
+        self.received.append(message)
+        if message["type"] == "state":
+            self.latest_state = message
+        return message
+
+    async def receive_type(self, kind, timeout=TIMEOUT) -> dict:
+        """The next message of this type (others are kept in `received` all the same)."""
+        while True:
+            message = await self.receive(timeout)
+            if message["type"] == kind:
+                return message
+
+    async def state_at(self, version, timeout=TIMEOUT) -> dict:
+        """Every message up to the state showing `version`; that state. A skipped version fails."""
+        message = self.latest_state
+        while message is None or message["version"] < version:
+            await self.receive(timeout)
+            message = self.latest_state
+        assert message["version"] == version, f"the client missed a version ({message['version']} > {version})"
+        return message
+
+    async def nothing_more(self):
+        assert await self.communicator.receive_nothing(timeout=0.3)
+
+    async def close(self):
+        await self.communicator.disconnect()
+
+
+def cards_in_message(message) -> set[str]:
+    return set(CARD_TOKEN.findall(json.dumps(message)))
+
+
+def without_type(message) -> dict:
+    return {k: v for k, v in message.items() if k != "type"}
+
+
+@sync_to_async
+def _current(match_id):
+    match = Match.objects.select_related("table").get(pk=match_id)
+    return match, load_state(match)
+
+
+@sync_to_async
+def _views(match_id, seats):
+    match = Match.objects.select_related("table").get(pk=match_id)
+    return [json.loads(json.dumps(seat_view(match, seat))) for seat in seats]
+
+
+async def play_whole_match(clients, match_id, version, rng, max_moves=5000):
+    """Each step: every program receives the new position, each frame is checked
+    against the cards its seat may not see at that position, and the seat to act
+    sends one of the legal actions its state lists."""
+    seats = list(range(len(clients)))
+    moves = 0
+    try:
+        while True:
+            latest = [await c.state_at(version) for c in clients]
+            match, state = await _current(match_id)
+            assert match.version == version
+            for seat, client in enumerate(clients):
+                hidden = hidden_from(state, seat)
+                for message in client.received:
+                    leaked = cards_in_message(message) & hidden
+                    assert not leaked, (seat, version, message["type"], sorted(leaked))
+                client.received.clear()
+            # One view function, two renderings: the frame is the seat view itself.
+            for frame, expected in zip(latest, await _views(match_id, seats)):
+                assert_same_view(without_type(frame), expected)
+            if match.status != MatchStatus.RUNNING:
+                return match, state, latest
+            seat = state.to_act
+            legal = latest[seat]["view"]["legal_actions"]
+            assert sorted(map(_key, legal)) == sorted(_key(a.to_record()) for a in state.legal_actions(seat))
+            assert all(latest[other]["view"]["legal_actions"] == [] for other in seats if other != seat)
+            action = {k: v for k, v in rng.choice(legal).items() if k != "seat"}
+            await clients[seat].send({"type": "act", "match": match_id, "version": version, "action": action})
+            version += 1
+            moves += 1
+            assert moves < max_moves
+    finally:
+        for c in clients:
+            await c.close()
+
+
+PRESENCE_FIELDS = ("connected", "grace_until")
+
+
+def assert_same_view(frame, expected):
+    """Equal, key by key; who is connected may have changed since the frame was sent."""
+    assert frame.keys() == expected.keys()
+    for key in expected:
+        if key == "seats":
+            strip = [{k: v for k, v in seat.items() if k not in PRESENCE_FIELDS} for seat in frame[key]]
+            assert strip == [{k: v for k, v in seat.items() if k not in PRESENCE_FIELDS} for seat in expected[key]]
+        else:
+            assert frame[key] == expected[key], key
+
+
+def _key(action: dict) -> str:
+    return json.dumps({k: v for k, v in action.items() if k != "seat"}, sort_keys=True)
+
+

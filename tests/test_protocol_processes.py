@@ -1,0 +1,143 @@
+"""Two Daphne processes serve the same match: players on different processes see every move.
+
+The processes are started by `scripts/run_prod.py` (the launcher `make run-prod`
+uses) against the test database and the test Redis, so the only way a move
+made on one process reaches the player on the other is the Redis channel layer.
+"""
+
+import asyncio
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import websockets
+
+from e2e.site_server import DIE_WITH_PARENT, server_database_url
+from games.models import MatchStatus
+from tests.protocol_clients import make_program_player, play_whole_match
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True), pytest.mark.timeout_sensitive]
+
+ROOT = Path(__file__).resolve().parent.parent
+WEB_LINE = re.compile(r"web-(\d+): http://127\.0\.0\.1:(\d+)/")
+START_TIMEOUT = 60
+
+
+class ServerClient:
+    """A program connected to one server process with the `websockets` package
+    (the same interface as tests.protocol_clients.ProgramClient)."""
+
+    def __init__(self, socket):
+        self.socket = socket
+        self.received = []
+        self.latest_state = None
+        self.versions = []
+
+    @classmethod
+    async def connect(cls, port, token):
+        socket = await websockets.connect(f"ws://127.0.0.1:{port}/ws/play/",
+                                          additional_headers={"Authorization": f"Bearer {token}"})
+        return cls(socket)
+
+    async def send(self, message):
+        await self.socket.send(json.dumps(message))
+
+    async def receive(self, timeout=15):
+        message = json.loads(await asyncio.wait_for(self.socket.recv(), timeout))
+        self.received.append(message)
+        if message["type"] == "state":
+            self.latest_state = message
+            self.versions.append(message["version"])
+        return message
+
+    async def receive_type(self, kind):
+        while True:
+            message = await self.receive()
+            if message["type"] == kind:
+                return message
+
+    async def state_at(self, version):
+        message = self.latest_state
+        while message is None or message["version"] < version:
+            await self.receive()
+            message = self.latest_state
+        assert message["version"] == version, f"missed a version ({message['version']} > {version})"
+        return message
+
+    async def close(self):
+        await self.socket.close()
+
+
+@pytest.fixture
+def two_processes(transactional_db, tmp_path):
+    from django.conf import settings
+    from django.db import connection
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
+    env.update(
+        DATABASE_URL=server_database_url(os.environ["DATABASE_URL"], connection.settings_dict["NAME"]),
+        REDIS_URL=os.environ["REDIS_URL"],
+        SECRET_KEY="two-process-test",
+        DEBUG="false",
+        JOKER_VAR_DIR=str(tmp_path / "var"),
+        PYTHONUNBUFFERED="1",
+    )
+    assert settings.CHANNEL_LAYERS["default"]["BACKEND"].startswith("channels_redis"), "needs REDIS_URL"
+    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+    launcher = subprocess.Popen(
+        [sys.executable, "-c", DIE_WITH_PARENT, sys.executable, str(ROOT / "scripts" / "run_prod.py"),
+         "--web", "2", "--port", "0", "--separate-ports", "--no-celery", "--skip-setup",
+         "--log-dir", str(tmp_path / "logs")],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
+    )
+    try:
+        ports = {}
+        deadline = time.monotonic() + START_TIMEOUT
+        while len(ports) < 2:
+            line = launcher.stdout.readline()
+            assert line and time.monotonic() < deadline, f"the launcher stopped: {line!r}"
+            found = WEB_LINE.search(line)
+            if found:
+                ports[int(found.group(1))] = int(found.group(2))
+        _wait_listening(tmp_path / "logs", 2, deadline)
+        yield [ports[0], ports[1]]
+    finally:
+        launcher.terminate()
+        try:
+            launcher.wait(20)
+        except subprocess.TimeoutExpired:
+            launcher.kill()
+
+
+def _wait_listening(log_dir, count, deadline):
+    while time.monotonic() < deadline:
+        logs = [log_dir / f"web-{i}.log" for i in range(count)]
+        if all(log.exists() and "Listening on TCP address" in log.read_text() for log in logs):
+            return
+        time.sleep(0.2)
+    raise AssertionError("the web processes did not start")
+
+
+async def test_players_on_two_server_processes_play_a_whole_match_and_see_every_version(two_processes):
+    (_a, token_a), (_b, token_b) = [await make_program_player(n) for n in ("proc_tamar", "proc_levan")]
+    tamar = await ServerClient.connect(two_processes[0], token_a)
+    levan = await ServerClient.connect(two_processes[1], token_b)
+    await tamar.send({"type": "create_table", "variant": "japanese", "options": {"target": 11}})
+    room = await tamar.receive_type("table")
+    await levan.send({"type": "join_table", "table": room["table"]})
+    first = [await tamar.receive_type("state"), await levan.receive_type("state")]
+    assert first[0]["match"] == first[1]["match"] and first[0]["version"] == first[1]["version"]
+
+    match, _state, _last = await play_whole_match([tamar, levan], first[0]["match"], first[0]["version"],
+                                                  random.Random(3))
+    assert match.status == MatchStatus.FINISHED
+    every = list(range(first[0]["version"], match.version + 1))
+    for client in (tamar, levan):
+        # In order, none skipped; a version may come twice (a seat change re-sends the position).
+        assert client.versions == sorted(client.versions) and sorted(set(client.versions)) == every
