@@ -87,7 +87,8 @@ def match_context(sv: dict, me: int | None) -> dict:
     hand = [{"card": c, "choices": card_choices.get(c, []), "is_joker": c.startswith("X")} for c in view["hand"]]
     columns = []
     if view["variant"] == "japanese":
-        for s in _relative_order(2, me):
+        # The opponent's columns across the table, mine next to my hand.
+        for s in reversed(_relative_order(2, me)):
             cols = []
             for col in view["columns"][s] or []:
                 if col is None:
@@ -96,7 +97,7 @@ def match_context(sv: dict, me: int | None) -> dict:
                     up = col["up"]
                     cols.append({"card": up, "choices": card_choices.get(up, []) if s == me else [],
                                  "is_joker": up.startswith("X")})
-            columns.append({"seat": s, "columns": cols, "mine": s == me})
+            columns.append({"seat": s, "columns": cols, "mine": s == me, "name": names[s]["name"]})
     trick_by_seat = {entry["seat"]: entry for entry in view["trick"]}
     return {
         "sv": sv,

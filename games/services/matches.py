@@ -9,11 +9,14 @@ tap, a message the websocket resent after reconnecting) changes nothing.
 import hashlib
 import json
 import logging
+import random
 import secrets
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 
+from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -55,9 +58,24 @@ def commitment_for(deal: dict, salt: str) -> str:
     return hashlib.sha256(f"{canonical_deal(deal)}|{salt}".encode()).hexdigest()
 
 
+def dealing_rng(purpose: str):
+    """The generator behind the cards and the first dealer: the OS's secure one.
+
+    Browser tests alone fix it with the setting TEST_DEAL_SEED (a known deal, so a
+    scenario can lead a joker). Nothing sets it but a test's settings override: it
+    is not read from the environment nor from any request, and it is refused when
+    DEBUG is off, so the real site always deals at random (docs/testing.md)."""
+    seed = getattr(settings, "TEST_DEAL_SEED", None)
+    if seed is None:
+        return secrets.SystemRandom()
+    if not settings.DEBUG:
+        raise ImproperlyConfigured("TEST_DEAL_SEED fixes the deals: it is for tests and refused when DEBUG is off")
+    return random.Random(f"{seed}:{purpose}")
+
+
 def _deal_next(state, match_secrets: list) -> None:
     """Shuffle with the OS's secure generator, deal, and commit to the deal."""
-    deck = engine.shuffled_deck(secrets.SystemRandom())
+    deck = engine.shuffled_deck(dealing_rng(f"deal-{len(match_secrets)}"))
     engine.deal_from_deck(state, deck)
     salt = secrets.token_hex(16)
     deal = state.record_deals()[-1]
@@ -118,7 +136,8 @@ def start_match(table: Table) -> Match:
     """All seats taken: create the match and deal the first deal (caller holds the table lock)."""
     options = table.record_options()
     if table.variant == Variant.CLASSIC:
-        options["first_dealer"] = secrets.randbelow(4)  # rules.md 2.1: the first dealer is drawn at random
+        # rules.md 2.1: the first dealer is drawn at random
+        options["first_dealer"] = dealing_rng("first-dealer").randrange(4)
     state = engine.new_state(table.variant, options)
     match_secrets = []
     _deal_next(state, match_secrets)

@@ -19,7 +19,9 @@ class BrowserProblems:
         self.expectations = []  # stack of [pattern, matched problems]
         self.pages = {}  # page -> person
         self._navigations = {}  # page -> count of main-frame navigations started
-        self._navigation_at_start = {}  # request -> that count when it started
+        self._documents = {}  # page -> count of main-frame documents committed
+        self._navigation_at_start = {}  # request -> both counts when it started
+        self._aborted = []  # (person, page, counts at start, description), judged at the end
 
     # -- recording --------------------------------------------------------------
     def watch(self, context, person):
@@ -38,7 +40,13 @@ class BrowserProblems:
             return
         self.pages[page] = person
         self._navigations[page] = 0
+        self._documents[page] = 0
         page.on("websocket", lambda ws: self._watch_websocket(person, ws))
+        page.on("framenavigated", lambda frame: self._on_frame_navigated(page, frame))
+
+    def _on_frame_navigated(self, page, frame):
+        if frame.parent_frame is None:
+            self._documents[page] += 1
 
     def _watch_websocket(self, person, websocket):
         websocket.on("socketerror", lambda error: self._add(person, f"websocket {websocket.url}: {error}"))
@@ -54,20 +62,39 @@ class BrowserProblems:
             return
         if request.is_navigation_request() and request.frame.parent_frame is None:
             self._navigations[page] += 1
-        self._navigation_at_start[request] = self._navigations[page]
+        self._navigation_at_start[request] = (self._navigations[page], self._documents[page])
 
     def _on_request_failed(self, person, request):
         page = _page_of(request)
         if page is None or page.is_closed():
             return
-        moved_on = self._navigations.get(page, 0) > self._navigation_at_start.get(request, -1)
-        if request.failure == ABORTED and moved_on:
-            return  # its page moved on to another document
-        self._add(person, f"request failed ({request.failure}): {request.method} {request.url}")
+        description = f"request failed ({request.failure}): {request.method} {request.url}"
+        if request.failure == ABORTED and not self._is_expected(description):
+            # Judged at the end: a request the old document made after the navigation had
+            # started (a live table's socket pushes fragments meanwhile) dies when the next
+            # document commits, and Playwright reports the failure before the commit.
+            started = self._navigation_at_start.get(request, (-1, -1))
+            self._aborted.append((person, page, started, description))
+            return
+        self._add(person, description)
+
+    def _moved_on(self, page, started):
+        """Whether the page started a navigation or replaced its document since `started`."""
+        navigations, documents = started
+        return self._navigations.get(page, 0) > navigations or self._documents.get(page, 0) > documents
+
+    def _judge_aborted(self):
+        aborted, self._aborted = self._aborted, []
+        for person, page, started, description in aborted:
+            if not page.is_closed() and not self._moved_on(page, started):
+                self._add(person, description)
 
     def _on_response(self, person, response):
         if response.status >= 400 and _same_origin(response.url, self.site_url):
             self._add(person, f"HTTP {response.status} {response.request.method} {response.url}")
+
+    def _is_expected(self, description):
+        return any(re.search(pattern, description) for pattern, _ in self.expectations)
 
     def _add(self, person, description):
         for expectation in reversed(self.expectations):
@@ -100,6 +127,7 @@ class BrowserProblems:
         assert expectation[1], f"expected a browser problem matching {pattern!r}, none happened"
 
     def take_unexpected(self):
+        self._judge_aborted()
         problems, self.problems = self.problems, []
         return problems
 

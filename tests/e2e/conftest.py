@@ -211,6 +211,34 @@ def new_person(live_site, browser_problems, snap, new_context):
     return open_browser
 
 
+MEMBER_PASSWORD = "a-long-secret-9"
+
+
+@pytest.fixture
+def new_member(new_person, live_site):
+    """new_member(username, **context_args) -> Page: a member with an account (password
+    MEMBER_PASSWORD) whose browser is already logged in, like `new_person` otherwise.
+
+    The session is made in the test process and handed to the browser as its cookie:
+    the log-in form has a scenario of its own, the others need not fill it in."""
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    def open_browser(username, **context_args):
+        user = get_user_model().objects.create_user(username, password=MEMBER_PASSWORD)
+        client = Client()
+        client.force_login(user)
+        page = new_person(username, **context_args)
+        session_cookie = client.cookies[settings.SESSION_COOKIE_NAME]
+        page.context.add_cookies([
+            {"name": settings.SESSION_COOKIE_NAME, "value": session_cookie.value, "url": live_site.url}
+        ])
+        return page
+
+    return open_browser
+
+
 @pytest.fixture
 def page(new_person):
     """One person's page on the site (overrides pytest-playwright's `page`)."""

@@ -4,6 +4,12 @@ test asked for with @pytest.mark.site_settings(...), passed as JSON by site_serv
 import json
 import os
 
+from django.conf import global_settings
+
 from joker_site.settings import *  # noqa: F403
+
+# The test process hashes passwords with MD5 for speed (tests/conftest.py): the users a
+# test creates must be able to log in to the served site, whose new passwords hash fast too.
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher", *global_settings.PASSWORD_HASHERS]
 
 globals().update(json.loads(os.environ.get("JOKER_E2E_SETTINGS", "{}")))

@@ -90,3 +90,31 @@ def test_cut_off_check_catches_sideways_scrolling_and_clipped_content(new_person
     assert "the page scrolls sideways" in found
     assert "div#too-wide" in found
     assert "p#clipped" in found and "hides part of its content" in found
+
+
+def test_a_request_the_old_page_made_while_the_next_page_loaded_is_no_problem(page, browser_problems):
+    """The old document's requests die when the next one replaces it, even those it
+    made after the navigation had started (a live table pushes fragments meanwhile)."""
+    page.goto("/ka/")
+    page.route("**/never-answers", lambda route: None)  # pending until its page goes
+    # A request the page itself gave up on, with no navigation, still counts.
+    page.evaluate("const stop = new AbortController(); fetch('/never-answers', {signal: stop.signal})"
+                  ".catch(() => null); setTimeout(() => stop.abort(), 100); 0")
+    page.wait_for_event("requestfailed")
+    browser_problems.settle()
+    assert [text for _, text in browser_problems.take_unexpected()] == [
+        f"request failed (net::ERR_ABORTED): GET {page.url.split('/ka/')[0]}/never-answers"
+    ]
+
+    held_navigations = []
+    page.route("**/ka/rules/", lambda route: held_navigations.append(route))
+    with page.expect_request("**/never-answers"):
+        # The navigation is held by the route above; the old page asks for more meanwhile.
+        page.evaluate("setTimeout(() => fetch('/never-answers').catch(() => null), 300);"
+                      "location.href = '/ka/rules/'")
+    assert len(held_navigations) == 1
+    page.unroute("**/ka/rules/")
+    held_navigations[0].continue_()
+    page.wait_for_url("**/ka/rules/")
+    browser_problems.settle()
+    assert browser_problems.take_unexpected() == []

@@ -1,0 +1,65 @@
+"""Known deals for the match scenarios.
+
+The served site deals from `games.services.matches.dealing_rng`, which a test's
+`@pytest.mark.site_settings(TEST_DEAL_SEED=...)` fixes (tests only; refused when
+DEBUG is off, see docs/testing.md). Rather than hard-code a seed that the next
+change to the engine or the bot would quietly spoil, `DEAL_SEED` is the first seed
+whose deals give every match scenario what it needs, worked out here with the same
+engine, the same generator and the same bot the server uses:
+
+- Japanese: the host (seat 0, who declares and leads the first deal) has a joker
+  among the eight cards of their hand, so the first trick can be a joker lead with
+  a named suit;
+- classic nines with three practice bots: the person in seat 0 deals the first deal,
+  so they bid last, after the bots, and one bid is forbidden to them.
+"""
+
+import functools
+import itertools
+
+from django.test import override_settings
+
+from games import engine
+from games.engine.bot import choose_action
+from games.services.matches import dealing_rng
+
+SEEDS_TRIED = 500
+
+
+def _rng(seed, purpose):
+    with override_settings(TEST_DEAL_SEED=seed, DEBUG=True):
+        return dealing_rng(purpose)
+
+
+def _dealt(seed, variant, options):
+    """The match's first position as the server deals it (before anyone moves)."""
+    if variant == "classic":
+        options = {**options, "first_dealer": _rng(seed, "first-dealer").randrange(4)}
+    state = engine.new_state(variant, options)
+    engine.deal_from_deck(state, engine.shuffled_deck(_rng(seed, "deal-0")))
+    return state
+
+
+def japanese_host_holds_a_joker(seed):
+    state = _dealt(seed, "japanese", {"target": 21})
+    dealt_hand = state.record_deals()[0]["hands"][0]  # the three before trump and the five after
+    return state.declarer == 0 and any(card.startswith("X") for card in dealt_hand)
+
+
+def classic_person_deals_and_has_a_forbidden_bid(seed):
+    """Seat 0 deals the first nines deal, and after the bots' trump and bids one bid is forbidden."""
+    state = _dealt(seed, "classic", {"game_type": "nines", "khishti": 200, "pulka_bonus": "premium_moshla"})
+    if state.dealer != 0:
+        return False
+    while state.to_act != 0:
+        state.apply(choose_action(state, state.to_act))
+    view = state.view(0)
+    return view["phase"] == "bid" and view.get("forbidden_bid") is not None
+
+
+@functools.cache
+def deal_seed():
+    for seed in itertools.islice(itertools.count(1), SEEDS_TRIED):
+        if japanese_host_holds_a_joker(seed) and classic_person_deals_and_has_a_forbidden_bid(seed):
+            return seed
+    raise LookupError(f"none of the first {SEEDS_TRIED} seeds deals what the match scenarios need")

@@ -1,0 +1,187 @@
+"""Playing at a live table like a person: read the moves the page marks, click one,
+wait until everyone's page shows the new position.
+
+The page says whose turn it is (`#match.my-turn`), which position it shows
+(`#match[data-version]`, one more after every accepted move) and its phase
+(`data-phase`: trump, bid, play). The moves a person may make are the marked
+buttons: `button.trump-choice`, `button.bid-choice` (a forbidden bid is
+`disabled`), `button.card-button.legal`, and a joker's `details.joker-choice`
+menu (take/discard, and a suit when leading). Each sends its `hx-vals` over the
+table's websocket.
+"""
+
+import json
+
+from playwright.sync_api import expect
+
+MATCH = "#match"
+# Every move button carries its action as JSON in hx-vals (the resign button too).
+MOVE_BUTTONS = f"{MATCH} [ws-send][hx-vals]"
+
+
+# -- reading the page ---------------------------------------------------------------
+def version_of(page) -> int:
+    return int(page.locator(MATCH).get_attribute("data-version"))
+
+
+def phase_of(page) -> str:
+    return page.locator(MATCH).get_attribute("data-phase")
+
+
+def is_my_turn(page) -> bool:
+    return page.locator(f"{MATCH}.my-turn").count() == 1
+
+
+def expect_version(page, version, timeout=None):
+    expect(page.locator(MATCH)).to_have_attribute("data-version", str(version), **_timeout(timeout))
+
+
+def expect_newer_than(page, version, timeout=None) -> int:
+    """Wait until the page shows a position after `version`; return the new version."""
+    expect(page.locator(MATCH)).not_to_have_attribute("data-version", str(version), **_timeout(timeout))
+    return version_of(page)
+
+
+def everyone_at(pages, version):
+    for page in pages:
+        expect_version(page, version)
+
+
+def _timeout(timeout):
+    return {"timeout": timeout} if timeout else {}
+
+
+def marked_moves(page) -> list[dict]:
+    """The moves the page offers, as the actions its buttons would send (disabled ones left out)."""
+    values = page.locator(MOVE_BUTTONS).evaluate_all(
+        "buttons => buttons.filter(b => !b.disabled).map(b => b.getAttribute('hx-vals'))"
+    )
+    return [json.loads(v) for v in values if json.loads(v).get("type") == "act"]
+
+
+def legal_cards(page) -> list[str]:
+    """The cards marked playable, in the order the page shows them."""
+    return page.locator(f"{MATCH} .card-button.legal svg[data-card]").evaluate_all(
+        "faces => faces.map(face => face.dataset.card)"
+    )
+
+
+def hand_of(page) -> list[str]:
+    return page.locator(f"{MATCH} .hand svg[data-card]").evaluate_all("faces => faces.map(f => f.dataset.card)")
+
+
+def position_as_seen(page) -> dict:
+    """What a person sees of the position: enough to tell whether two views are the same."""
+    return page.locator(MATCH).evaluate(
+        """match => ({
+          version: match.dataset.version,
+          phase: match.dataset.phase,
+          myTurn: match.classList.contains('my-turn'),
+          hand: [...match.querySelectorAll('.hand svg[data-card]')].map(f => f.dataset.card),
+          legal: [...match.querySelectorAll('.card-button.legal svg[data-card]')].map(f => f.dataset.card),
+          columns: [...match.querySelectorAll('.columns')].map(side =>
+              [...side.querySelectorAll('.column')].map(c =>
+                  [...c.querySelectorAll('svg[data-card]')].map(f => f.dataset.card).join(' '))),
+          trick: [...match.querySelectorAll('.player')].map(p =>
+              [...p.querySelectorAll('.trick-slot svg[data-card]')].map(f => f.dataset.card).join(' ')),
+          stats: [...match.querySelectorAll('.player-stats')].map(s => s.innerText.trim()),
+          trump: match.querySelector('.trump-box').innerText.trim(),
+        })"""
+    )
+
+
+# -- the server's side, for checking the page against it ----------------------------
+def engine_moves(match_id, seat) -> list[dict]:
+    """The seat's legal moves in the match's current position, as the server knows them."""
+    from games.models import Match
+    from games.services.matches import load_state
+
+    match = Match.objects.get(pk=match_id)
+    view = load_state(match).view(seat)
+    return [{k: v for k, v in action.items() if k != "seat"} for action in view["legal_actions"]]
+
+
+def expect_marked_moves_are_the_legal_ones(page, match_id, seat):
+    """The page marks exactly the seat's legal moves, each made against the position it shows."""
+    version = version_of(page)
+    offered = marked_moves(page)
+    assert all(move["version"] == version for move in offered), offered
+    as_actions = sorted(
+        json.dumps({k: v for k, v in move.items() if k not in ("type", "version")}, sort_keys=True)
+        for move in offered
+    )
+    legal = sorted(json.dumps(move, sort_keys=True) for move in engine_moves(match_id, seat))
+    assert as_actions == legal, f"the page offers {as_actions}, the rules allow {legal}"
+
+
+# -- clicking ---------------------------------------------------------------------
+def card_button(page, card):
+    return page.locator(f"{MATCH} button.card-button.legal:has(svg[data-card='{card}'])")
+
+
+def play_card(page, card):
+    """Click a marked ordinary card."""
+    card_button(page, card).click()
+
+
+def open_joker_menu(page, card):
+    menu = page.locator(f"{MATCH} details.joker-choice:has(svg[data-card='{card}'])")
+    menu.locator("summary").click()
+    expect(menu.locator(".joker-menu")).to_be_visible()
+    return menu
+
+
+def play_joker(page, card, mode=None, suit=None):
+    """Open a joker's menu and choose how it is played: `mode` take/discard, `suit` when leading
+    (None: the first choice the menu offers)."""
+    menu = open_joker_menu(page, card)
+    choices = menu.locator(".joker-menu button")
+    for index in range(choices.count()):
+        action = json.loads(choices.nth(index).get_attribute("hx-vals"))
+        if (mode is None or action.get("joker") == mode) and (suit is None or action.get("suit") == suit):
+            choices.nth(index).click()
+            return action
+    raise AssertionError(f"no {mode or 'any'} {suit or ''} choice in the menu of {card}")
+
+
+def make_a_move(page):
+    """A sensible click for whoever's turn it is: the first trump, the first bid allowed,
+    the first marked card (a joker as its menu's first choice). Returns what was clicked."""
+    phase = phase_of(page)
+    if phase == "trump":
+        button = page.locator(f"{MATCH} button.trump-choice").first
+        button.click()
+        return ("trump", button)
+    if phase == "bid":
+        button = page.locator(f"{MATCH} button.bid-choice:not([disabled])").first
+        button.click()
+        return ("bid", button)
+    card = legal_cards(page)[0]
+    if card.startswith("X"):
+        play_joker(page, card)
+    else:
+        play_card(page, card)
+    return ("play", card)
+
+
+def play_until(pages, done, *, match_id=None, seats=None, before_move=None, max_moves=200):
+    """Whoever's turn it is makes a sensible move, until `done()` is true.
+
+    `pages` are the seated people's pages (all are kept at the same position);
+    with `match_id` and `seats` (page -> seat) every position is checked: the page
+    to move marks exactly the legal moves. `before_move(page)` may make the move
+    itself (returning True) instead. Returns the number of moves made."""
+    version = version_of(pages[0])
+    everyone_at(pages, version)
+    for moves in range(max_moves):
+        if done():
+            return moves
+        actor = next((page for page in pages if is_my_turn(page)), None)
+        assert actor is not None, f"nobody's turn at version {version}"
+        if match_id is not None:
+            expect_marked_moves_are_the_legal_ones(actor, match_id, seats[actor])
+        if not (before_move and before_move(actor)):
+            make_a_move(actor)
+        version = expect_newer_than(actor, version)
+        everyone_at(pages, version)
+    raise AssertionError(f"still not done after {max_moves} moves")
