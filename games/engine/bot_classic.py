@@ -11,10 +11,11 @@ Decisions are made by determinized playouts (Monte-Carlo):
   with that knowledge (in deals of 1-8 cards the rest stays undealt).
 * ``playout`` plays a deal to its end from such a sample with a fast policy:
   each seat wants tricks while it is below (or already above) its bid and not
-  once it has made it; wanting a trick it plays a card that safely wins it (or
-  the cheapest that wins when last), leads an unbeatable card, else throws its
-  lowest; not wanting one it throws its highest card that cannot win, discards
-  a joker, or leads low. Opponents follow that policy only part of the time
+  once it has made it, and ducks while its sure winners (jokers, trumps above
+  every trump still out) can make the rest; wanting a trick it plays a card
+  that safely wins it (or the cheapest that wins when last), leads an
+  unbeatable card, else throws its lowest; not wanting one it throws its
+  highest card that cannot win, discards a joker, or leads low. Opponents follow that policy only part of the time
   and otherwise play a random legal card, so the bot neither trusts them to be
   perfect nor assumes they are foolish.
 * A bid is chosen by playing every legal bid out on the same samples and
