@@ -100,11 +100,12 @@ def test_bot_moves_are_legal_at_full_effort():
 def test_bot_moves_are_legal_in_random_japanese_positions(target, seed):
     rng = random.Random(seed)
     coverage = Counter()
-    asked = 0
-    for first_declarer in (0, 1):
-        state = JapaneseState({"target": target, "first_declarer": first_declarer})
-        asked += walk(state, rng, bot_share=0.6, effort=0.05, coverage=coverage, limit=800)
-    assert asked >= 600
+    asked = matches = 0
+    while asked < 600:
+        state = JapaneseState({"target": target, "first_declarer": matches % 2})
+        asked += walk(state, rng, bot_share=0.6, effort=0.05, coverage=coverage)
+        assert state.is_over()
+        matches += 1
     assert {("japanese", "trump", False), ("japanese", "play", False), ("japanese", "play", True)} <= set(
         coverage
     )
