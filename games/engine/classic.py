@@ -686,6 +686,7 @@ class ClassicState:
         check_bid = self._check_bid_values
         play = self._play
         bid = self._bid
+        card_of = CARD_INDEX.get
         j = 0
         try:
             for j, record in enumerate(records):
@@ -694,6 +695,12 @@ class ClassicState:
                     if type(seat) is int:
                         name = record.get("play")
                         if type(name) is str:
+                            # An ordinary card among the legal ones (_mask) of the seat to act is
+                            # exactly what _check_play_values would pass: play it at once.
+                            card = card_of(name, X1)
+                            if card != X1 and card != X2 and seat == self.to_act and self._mask & BIT[card] and self.phase is P_PLAY:
+                                play(seat, card, 0, NO_SUIT)
+                                continue
                             seat, card, mode, suit = check_play(seat, name, None, None)
                             play(seat, card, mode, suit)
                             continue

@@ -454,6 +454,7 @@ class JapaneseState:
         """
         check_play = self._check_play_values
         play = self._play
+        card_of = CARD_INDEX.get
         j = 0
         try:
             for j, record in enumerate(records):
@@ -461,6 +462,12 @@ class JapaneseState:
                     seat = record.get("seat")
                     name = record.get("play")
                     if type(seat) is int and type(name) is str:
+                        # An ordinary card among the legal ones (_mask) of the seat to act is
+                        # exactly what _check_play_values would pass: play it at once.
+                        card = card_of(name, X1)
+                        if card != X1 and card != X2 and seat == self.to_act and self._mask & BIT[card] and self.phase is P_PLAY:
+                            play(seat, card, NO_SUIT)
+                            continue
                         seat, card, suit = check_play(seat, name, None, None)
                         play(seat, card, suit)
                         continue
