@@ -454,7 +454,8 @@ class ClassicState:
             if trump_card is not None:
                 raise InvalidDeal("trump_card_not_allowed", "9-card deals have no turned trump card")
             turned = -1
-        if union.bit_count() != expected or any(m.bit_count() != n for m in masks):
+        # Hand masks are sums of powers of two: a repeated card leaves the union short.
+        if union.bit_count() != expected:
             check_distinct(indices[0] + indices[1] + indices[2] + indices[3] + ([turned] if turned >= 0 else []))
         self._deal_indices(indices, turned, masks)
 
