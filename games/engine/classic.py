@@ -454,7 +454,8 @@ class ClassicState:
             if trump_card is not None:
                 raise InvalidDeal("trump_card_not_allowed", "9-card deals have no turned trump card")
             turned = -1
-        if union.bit_count() != expected or any(m.bit_count() != n for m in masks):
+        # Hand masks are sums of powers of two: a repeated card leaves the union short.
+        if union.bit_count() != expected:
             check_distinct(indices[0] + indices[1] + indices[2] + indices[3] + ([turned] if turned >= 0 else []))
         self._deal_indices(indices, turned, masks)
 
@@ -529,14 +530,11 @@ class ClassicState:
         trump = SUITS[self._trump]
         return IllegalAction("must_trump", f"you have no {led} but hold trumps ({trump}) and must trump", suit=led, trump=trump)
 
-    def _phase_error(self, action) -> IllegalAction:
+    def _phase_error(self, kind: str) -> IllegalAction:
         if self.phase is P_OVER:
             return IllegalAction("game_over", "the game is over")
         return IllegalAction(
-            "wrong_phase",
-            f"{type(action).__name__} is not possible now (phase: {self.phase.value})",
-            phase=self.phase.value,
-            kind=type(action).__name__,
+            "wrong_phase", f"{kind} is not possible now (phase: {self.phase.value})", phase=self.phase.value, kind=kind
         )
 
     def _check(self, action):
@@ -558,16 +556,18 @@ class ClassicState:
 
     def _check_trump(self, action: ChooseTrump):
         if self.phase is not P_TRUMP:
-            raise self._phase_error(action)
+            raise self._phase_error("ChooseTrump")
         seat = action.seat
         if seat != self.to_act or type(seat) is not int:
             raise self._not_your_turn(seat)
         return seat, trump_from_public(action.suit)
 
     def _check_bid(self, action: Bid):
+        return self._check_bid_values(action[0], action[1])
+
+    def _check_bid_values(self, seat, n):
         if self.phase is not P_BID:
-            raise self._phase_error(action)
-        seat, n = action
+            raise self._phase_error("Bid")
         if seat != self.to_act or type(seat) is not int:
             raise self._not_your_turn(seat)
         cards = self._cards
@@ -578,25 +578,26 @@ class ClassicState:
         return seat, n
 
     def _check_play(self, action: Play):
+        return self._check_play_values(action[0], action[1], action[2], action[3])
+
+    def _check_play_values(self, seat, name, joker, suit_name):
         if self.phase is not P_PLAY:
-            raise self._phase_error(action)
-        seat, name, joker, suit_name = action
+            raise self._phase_error("Play")
         if seat != self.to_act or type(seat) is not int:
             raise self._not_your_turn(seat)
         card = CARD_INDEX.get(name, -1) if type(name) is str else -1
         if card < 0:
             raise IllegalAction("unknown_card", f"{name!r} is not a card", card=repr(name))
-        bit = 1 << card
-        if bit & JOKER_MASK:
+        if card == X1 or card == X2:
             mode, suit = self._check_joker(joker, suit_name)
         elif joker is not None or suit_name is not None:
             raise IllegalAction("joker_fields_on_card", f"{name} is not a joker", card=name)
         else:
             mode = 0
             suit = NO_SUIT
-        if not self.hands[seat] & bit:
-            raise IllegalAction("card_not_available", f"{name} is not in your hand", card=name)
-        if not self._mask & bit:
+        if not self._mask & BIT[card]:  # the legal cards (for a leader, the whole hand)
+            if not self.hands[seat] & BIT[card]:
+                raise IllegalAction("card_not_available", f"{name} is not in your hand", card=name)
             raise self._follow_error(seat, card)
         return seat, card, mode, suit
 
@@ -677,24 +678,37 @@ class ClassicState:
     def apply_records(self, records: list) -> None:
         """Apply record-format actions in order (replays).
 
-        Same result as ``apply_record`` on each, with a fast lane for plays of
-        an ordinary card that the same legality code (``_legal_mask``) allows.
-        Anything else goes the full way, which raises the precise error. On an
-        illegal action, raises IllegalAction with ``params["index"]`` set to its
+        Exactly ``apply_record`` on each; plain plays and bids skip building
+        the action object and go straight to the same checks. On an illegal
+        action, raises IllegalAction with ``params["index"]`` set to its
         position; the actions before it stay applied.
         """
-        index_card = CARD_INDEX.get
+        check_play = self._check_play_values
+        check_bid = self._check_bid_values
         play = self._play
+        bid = self._bid
+        card_of = CARD_INDEX.get
         j = 0
         try:
             for j, record in enumerate(records):
-                if type(record) is dict and len(record) == 2 and self.phase is P_PLAY:
+                if type(record) is dict and len(record) == 2:
                     seat = record.get("seat")
-                    name = record.get("play")
-                    if seat == self.to_act and type(seat) is int and type(name) is str:
-                        bit = 1 << index_card(name, 0)  # X1 (index 0) never takes the fast lane
-                        if not bit & JOKER_MASK and self._mask & bit:
-                            play(seat, bit.bit_length() - 1, 0, -1)
+                    if type(seat) is int:
+                        name = record.get("play")
+                        if type(name) is str:
+                            # An ordinary card among the legal ones (_mask) of the seat to act is
+                            # exactly what _check_play_values would pass: play it at once.
+                            card = card_of(name, X1)
+                            if card != X1 and card != X2 and seat == self.to_act and self._mask & BIT[card] and self.phase is P_PLAY:
+                                play(seat, card, 0, NO_SUIT)
+                                continue
+                            seat, card, mode, suit = check_play(seat, name, None, None)
+                            play(seat, card, mode, suit)
+                            continue
+                        n = record.get("bid")
+                        if type(n) is int:
+                            seat, n = check_bid(seat, n)
+                            bid(seat, n)
                             continue
                 self.apply(action_from_record(record))
         except IllegalAction as e:

@@ -143,6 +143,7 @@ class JapaneseState:
         "_trump_mask",
         "taken",
         "_pos",
+        "_mask",
         "_lead_card",
         "leader",
         "_led",
@@ -177,6 +178,7 @@ class JapaneseState:
         self._trump_mask = 0
         self.taken = [0, 0]
         self._pos = 0  # 1 while the lead card waits for the answer
+        self._mask = 0  # in PLAY: the cards the seat to act may play (see _play)
         self._lead_card = -1
         self.leader = None
         self._led = NO_SUIT
@@ -319,20 +321,8 @@ class JapaneseState:
         return self.hands[seat]
 
     def _legal_mask(self, seat: int) -> int:
-        """Cards ``seat`` (to act, in PLAY) may play, as a mask (rules.md 3.3)."""
-        avail = self.hands[seat] | self.up[seat] if self._first_done[seat] else self.hands[seat]
-        if not self._pos:
-            return avail
-        jokers = avail & JOKER_MASK
-        follow = avail & SUIT_MASK[self._led]
-        if follow:
-            if self._joker_led:
-                return (1 << (follow.bit_length() - 1)) | jokers
-            return follow | jokers
-        trumps = avail & self._trump_mask
-        if trumps:
-            return trumps | jokers
-        return avail
+        """Cards the seat to act (in PLAY) may play, as a mask; kept up to date by ``_play``."""
+        return self._mask
 
     def _follow_error(self, seat: int) -> IllegalAction:
         avail = self._available(seat)
@@ -348,14 +338,11 @@ class JapaneseState:
         trump = SUITS[self._trump]
         return IllegalAction("must_trump", f"you have no {led} but hold trumps ({trump}) and must trump", suit=led, trump=trump)
 
-    def _phase_error(self, action) -> IllegalAction:
+    def _phase_error(self, kind: str) -> IllegalAction:
         if self.phase is P_OVER:
             return IllegalAction("game_over", "the match is over")
         return IllegalAction(
-            "wrong_phase",
-            f"{type(action).__name__} is not possible now (phase: {self.phase.value})",
-            phase=self.phase.value,
-            kind=type(action).__name__,
+            "wrong_phase", f"{kind} is not possible now (phase: {self.phase.value})", phase=self.phase.value, kind=kind
         )
 
     def _not_your_turn(self, seat) -> IllegalAction:
@@ -368,7 +355,7 @@ class JapaneseState:
             return self._check_play(action)
         if kind is ChooseTrump:
             if self.phase is not P_TRUMP:
-                raise self._phase_error(action)
+                raise self._phase_error("ChooseTrump")
             seat = action.seat
             if seat != self.to_act or type(seat) is not int:
                 raise self._not_your_turn(seat)
@@ -376,26 +363,27 @@ class JapaneseState:
         if self.phase is P_OVER:
             raise IllegalAction("game_over", "the match is over")
         if kind is Bid:
-            raise self._phase_error(action)  # Japanese Joker has no bidding
+            raise self._phase_error("Bid")  # Japanese Joker has no bidding
         raise IllegalAction("invalid_action", f"not an action: {action!r}")
 
     def _check_play(self, action: Play):
+        return self._check_play_values(action[0], action[1], action[2], action[3])
+
+    def _check_play_values(self, seat, name, joker, suit_name):
         if self.phase is not P_PLAY:
-            raise self._phase_error(action)
-        seat, name, joker, suit_name = action
+            raise self._phase_error("Play")
         if seat != self.to_act or type(seat) is not int:
             raise self._not_your_turn(seat)
-        card = card_index(name)
+        card = CARD_INDEX.get(name, -1) if type(name) is str else -1
         if card < 0:
             raise IllegalAction("unknown_card", f"{name!r} is not a card", card=repr(name))
-        leading = not self._pos
         suit = NO_SUIT
         if card == X1 or card == X2:
             if joker is not None and joker != "take":
                 if joker == "discard":
                     raise IllegalAction("joker_cannot_discard", "in Japanese Joker a joker always takes")
                 raise IllegalAction("invalid_joker_mode", f"a joker is take or discard, not {joker!r}", joker=repr(joker))
-            if leading:
+            if not self._pos:
                 if suit_name is None:
                     raise IllegalAction("joker_needs_suit", "a joker that leads names a suit")
                 suit = SUIT_INDEX.get(suit_name, NO_SUIT) if type(suit_name) is str else NO_SUIT
@@ -406,12 +394,14 @@ class JapaneseState:
         elif joker is not None or suit_name is not None:
             raise IllegalAction("joker_fields_on_card", f"{name} is not a joker", card=name)
         bit = BIT[card]
-        if not self.hands[seat] & bit:
-            if not self.up[seat] & bit:
-                raise IllegalAction("card_not_available", f"{name} is not in your hand or face up in your columns", card=name)
-            if not self._first_done[seat]:
-                raise IllegalAction("first_card_from_hand", "your first card of a deal comes from the hand", card=name)
-        if not leading and not self._legal_mask(seat) & bit:
+        if not self._mask & bit:  # the legal cards (for a leader, every available card)
+            if not self.hands[seat] & bit:
+                if not self.up[seat] & bit:
+                    raise IllegalAction(
+                        "card_not_available", f"{name} is not in your hand or face up in your columns", card=name
+                    )
+                if not self._first_done[seat]:
+                    raise IllegalAction("first_card_from_hand", "your first card of a deal comes from the hand", card=name)
             raise self._follow_error(seat)
         return seat, card, suit
 
@@ -457,26 +447,30 @@ class JapaneseState:
     def apply_records(self, records: list) -> None:
         """Apply record-format actions in order (replays).
 
-        Same result as ``apply_record`` on each, with a fast lane for plays of
-        an ordinary card that the same legality code (``_legal_mask``) allows.
-        Anything else goes the full way, which raises the precise error. On an
-        illegal action, raises IllegalAction with ``params["index"]`` set to its
-        position; the actions before it stay applied.
+        Exactly ``apply_record`` on each; plain plays skip building the action
+        object and go straight to the same checks. On an illegal action, raises
+        IllegalAction with ``params["index"]`` set to its position; the actions
+        before it stay applied.
         """
-        index_card = CARD_INDEX.get
-        legal_mask = self._legal_mask
+        check_play = self._check_play_values
         play = self._play
+        card_of = CARD_INDEX.get
         j = 0
         try:
             for j, record in enumerate(records):
-                if type(record) is dict and len(record) == 2 and self.phase is P_PLAY:
+                if type(record) is dict and len(record) == 2:
                     seat = record.get("seat")
                     name = record.get("play")
-                    if seat == self.to_act and type(seat) is int and type(name) is str:
-                        bit = 1 << index_card(name, 0)  # X1 (index 0) never takes the fast lane
-                        if not bit & JOKER_MASK and bit & legal_mask(seat):
-                            play(seat, bit.bit_length() - 1, -1)
+                    if type(seat) is int and type(name) is str:
+                        # An ordinary card among the legal ones (_mask) of the seat to act is
+                        # exactly what _check_play_values would pass: play it at once.
+                        card = card_of(name, X1)
+                        if card != X1 and card != X2 and seat == self.to_act and self._mask & BIT[card] and self.phase is P_PLAY:
+                            play(seat, card, NO_SUIT)
                             continue
+                        seat, card, suit = check_play(seat, name, None, None)
+                        play(seat, card, suit)
+                        continue
                 self.apply(action_from_record(record))
         except IllegalAction as e:
             e.params["index"] = j
@@ -488,27 +482,40 @@ class JapaneseState:
         self._actions.append((H_TRUMP, seat, trump))
         self.phase = P_PLAY
         self.to_act = self.declarer
+        self._mask = self.hands[self.declarer]  # the first card comes from the hand
 
     def _play(self, seat: int, card: int, suit: int) -> None:
-        bit = 1 << card
+        bit = BIT[card]
         hands = self.hands
         if hands[seat] & bit:
             hands[seat] ^= bit
         else:
             self._play_from_column(seat, card)
-        self._first_done[seat] = True
+        first_done = self._first_done
+        first_done[seat] = True
         actions = self._actions
         actions.append((H_PLAY, seat, card, 0, suit))
         if not self._pos:
             self._pos = 1
             self._lead_card = card
             if card == X1 or card == X2:
-                self._led = suit
-                self._joker_led = True
+                led = self._led = suit
+                joker_led = self._joker_led = True
             else:
-                self._led = SUIT_OF[card]
-                self._joker_led = False
-            self.to_act = 1 - seat
+                led = self._led = SUIT_OF[card]
+                joker_led = self._joker_led = False
+            other = self.to_act = 1 - seat
+            # What the follower may play (rules.md 3.3); the only place these rules are written.
+            avail = hands[other] | self.up[other] if first_done[other] else hands[other]
+            jokers = avail & JOKER_MASK
+            follow = avail & SUIT_MASK[led]
+            if follow:
+                if joker_led:
+                    follow = BIT[follow.bit_length() - 1]
+                self._mask = follow | jokers
+            else:
+                trumps = avail & self._trump_mask
+                self._mask = trumps | jokers if trumps else avail
             return
         self._pos = 0
         winner = seat if follower_wins(self._lead_card, self._led, card, self._trump) else 1 - seat
@@ -516,6 +523,7 @@ class JapaneseState:
         self.last_trick = (actions[-2:], winner)
         self.leader = winner
         self.to_act = winner
+        self._mask = hands[winner] | self.up[winner] if first_done[winner] else hands[winner]
         played = self._tricks_played = self._tricks_played + 1
         if played == TRICKS_PER_DEAL:
             self._end_deal()

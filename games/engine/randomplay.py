@@ -88,7 +88,6 @@ def _play_classic(state, rng, max_moves, until_deal) -> None:
 
 def _play_japanese(state, rng, max_moves, until_deal) -> None:
     random = rng.random
-    legal_mask = state._legal_mask
     play = state._play
     moves = 0
     limit = max_moves if max_moves is not None else -1
@@ -96,17 +95,18 @@ def _play_japanese(state, rng, max_moves, until_deal) -> None:
     while moves != limit:
         phase = state.phase
         if phase is _PLAY:
-            seat = state.to_act
-            mask = legal_mask(seat)
-            k = int(random() * mask.bit_count())
-            while k:
-                mask &= mask - 1
-                k -= 1
-            card = (mask & -mask).bit_length() - 1
+            mask = state._mask  # the legal cards of the seat to act, as _play keeps them
+            count = mask.bit_count()
+            if count > 1:
+                k = int(random() * count)
+                while k:
+                    mask ^= BIT[mask.bit_length() - 1]
+                    k -= 1
+            card = mask.bit_length() - 1
             if (card == X1 or card == X2) and not state._pos:
-                play(seat, card, int(random() * 4))
+                play(state.to_act, card, int(random() * 4))
             else:
-                play(seat, card, -1)
+                play(state.to_act, card, -1)
         elif phase is _DEAL:
             if state.deal_index >= stop:
                 return
