@@ -146,7 +146,10 @@ def live_site(request, transactional_db, site_servers):
     site = site_servers.site_for(overrides)
     # Where the server's logs stand, to quote what it logs during this test if it fails.
     request.node.stash[SITE_LOGS_KEY] = {log: log.stat().st_size for log in site.server_logs}
-    with override_settings(**overrides):
+    # The served site runs with DEBUG on (the test-only deal seed is refused otherwise);
+    # pytest-django turns DEBUG off in this process, so match the server here.
+    test_process = {"DEBUG": True, **overrides} if "TEST_DEAL_SEED" in overrides else overrides
+    with override_settings(**test_process):
         yield site
 
 
