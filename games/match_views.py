@@ -59,7 +59,7 @@ def _score_rows(view: dict) -> list[dict]:
         if pulka is not None and following != deal.get("pulka"):
             rows.append({
                 "kind": "pulka",
-                "number": pulka["pulka"],
+                "number": pulka["pulka"] + 1,  # the engine counts pulkas from 0
                 "cells": [
                     {"premium": pulka["premium"][s], "moshla": pulka["moshla"][s], "closed": pulka["closed"][s]}
                     for s in range(len(pulka["bonus"]))
