@@ -1,11 +1,24 @@
 from django import forms
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext, gettext_lazy as _
 
 from .models import CLOCK_CHOICES, JAPANESE_TARGETS, STAKES, GameType, Khishti, PulkaBonus, Variant, Visibility
 from .services.tables import TableSettings
 
-STAKE_CHOICES = [(0, _("Free"))] + [(s, _("%(stake)s Domino Coin") % {"stake": s}) for s in STAKES]
-CLOCK_FIELD_CHOICES = [(s, _("%(seconds)s seconds per move") % {"seconds": s}) for s in CLOCK_CHOICES]
+
+# Choices are callables so each request formats them in its own language (a lazy string
+# formatted with % at import time would freeze in the default language).
+def stake_choices():
+    return [(0, gettext("Free"))] + [(s, gettext("%(stake)s Domino Coin") % {"stake": s}) for s in STAKES]
+
+
+def clock_choices():
+    return [(s, gettext("%(seconds)s seconds per move") % {"seconds": s}) for s in CLOCK_CHOICES]
+
+
+def japanese_target_choices():
+    return [(t, gettext("%(points)s points") % {"points": t}) for t in JAPANESE_TARGETS]
+
+
 MIN_PASSWORD_LENGTH = 4
 
 
@@ -13,7 +26,7 @@ class _TableForm(forms.Form):
     """What both variants ask; each variant's form adds only its own options."""
 
     variant = None
-    stake = forms.TypedChoiceField(label=_("Stake"), choices=STAKE_CHOICES, coerce=int, initial=0)
+    stake = forms.TypedChoiceField(label=_("Stake"), choices=stake_choices, coerce=int, initial=0)
     visibility = forms.ChoiceField(label=_("Who can join"), choices=Visibility.choices, initial=Visibility.OPEN)
     password = forms.CharField(
         label=_("Table password"), required=False, max_length=64,
@@ -21,7 +34,7 @@ class _TableForm(forms.Form):
         help_text=_("Only for a password table: at least 4 characters."),
     )
     clock_seconds = forms.TypedChoiceField(
-        label=_("Move clock"), choices=CLOCK_FIELD_CHOICES, coerce=int, initial=30
+        label=_("Move clock"), choices=clock_choices, coerce=int, initial=30
     )
 
     def __init__(self, *args, player=None, **kwargs):
@@ -58,7 +71,7 @@ class _TableForm(forms.Form):
 class JapaneseTableForm(_TableForm):
     variant = Variant.JAPANESE
     target = forms.TypedChoiceField(
-        label=_("Match to"), choices=[(t, _("%(points)s points") % {"points": t}) for t in JAPANESE_TARGETS],
+        label=_("Match to"), choices=japanese_target_choices,
         coerce=int, initial=21,
     )
     field_order = ["target", "stake", "visibility", "password", "clock_seconds"]

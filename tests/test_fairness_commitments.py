@@ -294,6 +294,7 @@ def test_a_player_cannot_send_cards_to_deal_and_nothing_changes(action):
 
 APP_PACKAGES = ("accounts", "coins", "games", "rules_pages", "joker_site")
 DEALING_CALLS = {"deal", "deal_from_deck", "deal_arguments", "_deal_indices"}
+EXAMPLE_CHECKER = "rules_pages/engine_bridge.py"
 
 
 def _site_sources():
@@ -323,7 +324,18 @@ def test_cards_are_dealt_in_one_place_only_from_a_freshly_shuffled_deck():
                 name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", None)
                 if name in DEALING_CALLS:
                     dealing.add((relative, function))
-    assert dealing == {("games/services/matches.py", "_deal_next")}
+    match_dealing = {(module, function) for module, function in dealing if module != EXAMPLE_CHECKER}
+    assert match_dealing == {("games/services/matches.py", "_deal_next")}
+
+
+def test_the_rules_pages_example_checker_deals_only_games_no_match_can_reach():
+    # engine_bridge deals throwaway games to prove the rules pages' worked examples;
+    # it must never be able to touch a match, so it may import nothing but the engine.
+    tree = ast.parse((ROOT / EXAMPLE_CHECKER).read_text(encoding="utf-8"))
+    imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module}
+    imported |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+    site_modules = {name for name in imported if name.split(".")[0] in APP_PACKAGES}
+    assert site_modules and all(name.startswith("games.engine") for name in site_modules)
 
 
 def test_match_records_are_written_only_by_the_match_service():
@@ -345,5 +357,10 @@ def test_the_admin_cannot_change_a_match_record_or_its_commitments():
         return  # Match is not in the admin at all: nothing there can change it
     request = RequestFactory().get("/admin/")
     request.user = get_user_model().objects.create_superuser("boss", "boss@example.org", "x-long-password-1")
-    readonly = set(model_admin.get_readonly_fields(request, Match()))
-    assert {"record", "deal_commitments"} <= readonly
+    match, _players = seated_match("japanese", ("tamar", "levan"))
+    readonly = set(model_admin.get_readonly_fields(request, match))
+    editable = set()
+    if model_admin.has_change_permission(request, match):
+        editable = set(model_admin.get_fields(request, match)) - readonly
+    assert not {"record", "deal_commitments"} & editable
+    assert not model_admin.has_delete_permission(request, match)

@@ -1,38 +1,17 @@
 """In a real browser: the try-it board plays out, and card faces fit a phone.
 
-Browser tests run in their own pytest invocation: `pytest -m e2e tests/test_rules_pages_e2e.py`
+Browser tests run in their own pytest invocation: `pytest -m e2e tests/e2e`
 (Playwright's sync API and pytest-asyncio do not share a process)."""
-
-import os
-from pathlib import Path
 
 import pytest
 
 from games.card_faces import render_cards
 from rules_pages import content
 
-pytestmark = pytest.mark.e2e
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
-
-@pytest.fixture(scope="module")
-def chromium_browser():
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"no Chromium at {CHROMIUM}")
-    from playwright.sync_api import sync_playwright  # noqa: PLC0415
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield browser
-        browser.close()
-
-
-def test_reader_plays_the_joker_board_and_sees_why(chromium_browser, live_server):
-    page = chromium_browser.new_page(viewport={"width": 390, "height": 844})
-    page.goto(f"{live_server.url}/en/rules/classic/#try-it")
+def test_reader_plays_the_joker_board_and_sees_why(new_person):
+    page = new_person("reader", viewport={"width": 390, "height": 844}, locale="en-GB")
+    page.goto("/en/rules/classic/#try-it")
     board = page.locator("#example-try-joker-high")
     board.locator('.card-btn[data-card="9H"]').click()
     message = board.locator(".try-board__message")
@@ -51,7 +30,6 @@ def test_reader_plays_the_joker_board_and_sees_why(chromium_browser, live_server
     board.locator(".try-board__reset").click()
     assert board.locator(".try-board__trick [data-card]").count() == 1
     assert board.locator(".card-btn:disabled").count() == 0
-    page.close()
 
 
 def rows_of(page, selector):
@@ -61,21 +39,19 @@ def rows_of(page, selector):
     return len({round(top) for top, _right in boxes}), max(right for _top, right in boxes)
 
 
-def test_a_nine_card_hand_fits_a_360_px_phone_in_two_rows(chromium_browser, live_server):
-    page = chromium_browser.new_page(viewport={"width": 360, "height": 740})
+def test_a_nine_card_hand_fits_a_360_px_phone_in_two_rows(new_person):
+    page = new_person("reader", viewport={"width": 360, "height": 740})
     hand = render_cards(["AS", "KS", "TH", "9H", "X1", "QD", "7C", "JC", "X2"], "md")
-    page.goto(f"{live_server.url}/en/rules/")
+    page.goto("/en/rules/")
     page.evaluate("html => { document.querySelector('main').innerHTML = html; }", str(hand))
     assert page.locator("main .card").count() == 9
     rows, right = rows_of(page, "main .card")
     assert rows <= 2 and right <= 360
-    page.close()
 
 
 @pytest.mark.parametrize("lang", content.LANGUAGES)
-def test_no_rules_page_scrolls_sideways_on_a_360_px_phone(chromium_browser, live_server, lang):
-    page = chromium_browser.new_page(viewport={"width": 360, "height": 740})
+def test_no_rules_page_scrolls_sideways_on_a_360_px_phone(new_person, lang):
+    page = new_person("reader", viewport={"width": 360, "height": 740})
     for path in [f"/{lang}/rules/"] + [f"/{lang}/rules/{slug}/" for slug in content.PAGE_SLUGS]:
-        page.goto(live_server.url + path)
+        page.goto(path)
         assert page.evaluate("document.documentElement.scrollWidth") <= 360, path
-    page.close()
