@@ -71,7 +71,10 @@ def hand_of(page) -> list[str]:
 
 
 def position_as_seen(page) -> dict:
-    """What a person sees of the position: enough to tell whether two views are the same."""
+    """What a person sees of the position: enough to tell whether two views are the same.
+
+    Texts are compared with their white space collapsed: a live update may replace the
+    match element while this runs, and a detached element's innerText is its raw text."""
     return page.locator(MATCH).evaluate(
         """match => ({
           version: match.dataset.version,
@@ -84,8 +87,8 @@ def position_as_seen(page) -> dict:
                   [...c.querySelectorAll('svg[data-card]')].map(f => f.dataset.card).join(' '))),
           trick: [...match.querySelectorAll('.player')].map(p =>
               [...p.querySelectorAll('.trick-slot svg[data-card]')].map(f => f.dataset.card).join(' ')),
-          stats: [...match.querySelectorAll('.player-stats')].map(s => s.innerText.trim()),
-          trump: match.querySelector('.trump-box').innerText.trim(),
+          stats: [...match.querySelectorAll('.player-stats')].map(s => s.innerText.replace(/\s+/g, ' ').trim()),
+          trump: match.querySelector('.trump-box').innerText.replace(/\s+/g, ' ').trim(),
         })"""
     )
 
