@@ -17,7 +17,7 @@ import pytest
 from django.test import Client
 from django.utils import translation
 
-from accounts.i18n_audit import untranslated_in
+from accounts.i18n_audit import untranslated_in, visible_text
 from accounts.models import Player
 from accounts.players import GUEST_SESSION_KEY
 from accounts_support import client_for, fast_password_hashing, guest_client, make_member  # noqa: F401
@@ -31,6 +31,13 @@ LANGUAGES = ["ka", "ru", "en"]
 LEARNERS = ["guest", "member"]
 # A practice deal needs at most 18 of the learner's moves (Japanese) plus the trump or bid.
 MOST_PRACTICE_MOVES = 25
+# Letters of the other two languages' scripts, which a page must not show
+# (names in their own language, such as the language switcher's, are marked translate="no").
+FOREIGN_LETTERS = {
+    "ka": re.compile("[\u0400-\u04ff]"),
+    "ru": re.compile("[\u10a0-\u10ff\u1c90-\u1cbf]"),
+    "en": re.compile("[\u0400-\u04ff\u10a0-\u10ff\u1c90-\u1cbf]"),
+}
 
 
 def html_of(response):
@@ -38,11 +45,14 @@ def html_of(response):
 
 
 def assert_in_language(response, language, label):
-    """The page is served in `language` and, for ka and ru, shows no English msgid."""
+    """The page is served in `language`, shows no letters of the other languages' scripts and,
+    for ka and ru, no English msgid."""
     assert response.status_code == 200, f"{label}: {response.status_code}"
     html = html_of(response)
     if "<html" in html:
         assert f'<html lang="{language}">' in html, f"{label}: not a {language} page"
+    foreign = FOREIGN_LETTERS[language].findall(visible_text(html))
+    assert not foreign, f"{label}: letters of another language on a {language} page: {''.join(foreign)[:40]}"
     if language != "en":
         found = untranslated_in(html, language)
         assert not found, f"{label}: English left on a {language} page: {found}"
