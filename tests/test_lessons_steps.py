@@ -4,7 +4,8 @@ Every position replays under the engine; every answer a step accepts is one of
 the engine's legal moves for the learner (exactly the legal moves where a step
 says "any legal move"); every other legal move has a host's explanation; every
 illegal move is explained by the engine's own refusal; every quiz answer is a
-fact the engine computes; and what the hosts claim about a position is true.
+fact the engine computes; what the hosts claim about a position is true; and every
+topic the issue lists is shown by a step, checked on the engine's view of its position.
 """
 
 import re
@@ -12,7 +13,7 @@ import re
 import pytest
 from django.utils import translation
 
-from games.engine import IllegalAction, action_from_record, state_from_record
+from games.engine import IllegalAction, action_from_record, full_deck, state_from_record
 from games.engine_messages import MESSAGES, message_for
 from lessons import facts
 from lessons.steps import (
@@ -72,7 +73,7 @@ def every_button(step, state):
     return moves
 
 
-def test_both_paths_have_steps_and_the_issue_topics():
+def test_both_paths_keep_their_steps_in_teaching_order():
     classic = lesson("classic").step_ids
     japanese = lesson("japanese").step_ids
     assert classic == ["deck", "follow-suit", "must-trump", "joker-take", "joker-discard", "joker-lead-high",
@@ -80,6 +81,245 @@ def test_both_paths_have_steps_and_the_issue_topics():
                        "all-of-them", "pulka"]
     assert japanese == ["columns", "first-card", "face-down", "last-two", "joker-demand", "trump-beats-joker",
                         "joker-lead", "scoring", "match"]
+
+
+# --- every topic of the issue is taught by a step that really shows it -----------------------
+#
+# A step's id proves nothing: each topic below is checked on the engine's own view of the step's
+# position, and, for a move, on what the engine makes of the move the step accepts.
+
+
+def refusal_code(step, record):
+    try:
+        step.state().apply(action_from_record(record))
+    except IllegalAction as error:
+        return error.code
+    return None
+
+
+def accepted_outcome(step):
+    """The position after the step's (first) accepted move, trick finished, by the judge."""
+    verdict = judge_move(step, variant_of(step), step.accept[0])
+    assert verdict.is_right
+    return verdict
+
+
+def asked_facts(step):
+    return [q.fact for q in step.questions]
+
+
+def seat_deal(step, fact):
+    """(bid, took, cards, khishti) of the seat and deal a deal_score question asks about."""
+    result = step.state().results[fact["deal"]]
+    seat = fact["seat"]
+    return result.bids[seat], result.tricks[seat], result.cards, result.khishti[seat]
+
+
+def check_deck(step):
+    assert step.kind == "quiz" and step.show == "deck"
+    deck = full_deck()
+    assert len(deck) == 36 and {"X1", "X2"} <= set(deck)
+    assert {f["name"] for f in asked_facts(step)} == {"cards_left_out", "deck_size"}
+    assert facts.answer({"name": "cards_left_out"}, None)[0] == "6C 6S"
+
+
+def check_follow_suit(step):
+    state = step.state()
+    led = state.view(step.seat)["trick"][0]["play"]
+    assert not led.startswith("X")
+    of_led_suit = [c for c in state.hand(step.seat) if c[1] == led[1]]
+    assert of_led_suit
+    assert sorted(a.card for a in state.legal_actions(step.seat)) == sorted(of_led_suit)
+    other = next(c for c in state.hand(step.seat) if c[1] != led[1] and not c.startswith("X"))
+    assert refusal_code(step, {"seat": step.seat, "play": other}) == "must_follow_suit"
+
+
+def check_must_trump(step):
+    state = step.state()
+    led = state.view(step.seat)["trick"][0]["play"]
+    hand = state.hand(step.seat)
+    assert led[1] != state.trump and not any(c[1] == led[1] for c in hand)
+    trumps = [c for c in hand if c[1] == state.trump]
+    assert trumps and sorted(a.card for a in state.legal_actions(step.seat)) == sorted(trumps)
+    other = next(c for c in hand if c[1] != state.trump and not c.startswith("X"))
+    assert refusal_code(step, {"seat": step.seat, "play": other}) == "must_trump"
+
+
+def check_joker_take(step):
+    trick = step.state().view(step.seat)["trick"]
+    assert trick and step.accept[0]["joker"] == "take" and "suit" not in step.accept[0]
+    assert any(entry["play"] == "A" + step.state().trump for entry in trick), "it beats even the ace of trump"
+    assert accepted_outcome(step).after.last_trick[1] == step.seat
+
+
+def check_joker_discard(step):
+    assert step.state().view(step.seat)["trick"] and step.accept[0]["joker"] == "discard"
+    assert accepted_outcome(step).after.last_trick[1] != step.seat
+
+
+def check_joker_lead(mode, learner_wins):
+    def check(step):
+        assert not step.state().view(step.seat)["trick"], "the joker leads"
+        move = step.accept[0]
+        assert move["play"].startswith("X") and move["joker"] == mode and move["suit"] in SUITS
+        after = accepted_outcome(step).after
+        assert (after.last_trick[1] == step.seat) is learner_wins
+    return check
+
+
+def check_two_jokers(step):
+    trick = step.state().view(step.seat)["trick"]
+    assert any(entry["play"].startswith("X") and entry.get("joker") == "take" for entry in trick)
+    assert step.accept[0]["play"].startswith("X") and step.accept[0]["joker"] == "take"
+    assert accepted_outcome(step).after.last_trick[1] == step.seat, "the later joker wins"
+
+
+def check_turned_trump(step):
+    state = step.state()
+    assert state.cards_per_player < 9 and state.trump_card is not None
+    assert state.trump == state.trump_card[1]
+    assert {"name": "trump"} in asked_facts(step)
+
+
+def check_trump_choice(step):
+    state = step.state()
+    view = state.view(step.seat)
+    assert view["phase"] == "trump" and state.cards_per_player == 9
+    assert state.trump_chooser == step.seat and len(view["hand"]) == 3
+
+
+def check_dealer_bid(step):
+    state = step.state()
+    assert state.view(step.seat)["phase"] == "bid" and state.dealer == step.seat
+    forbidden = state.forbidden_bid
+    assert forbidden is not None
+    assert sum(b for b in state.bids if b is not None) + forbidden == state.cards_per_player
+    assert refusal_code(step, {"seat": step.seat, "bid": forbidden}) == "forbidden_bid"
+
+
+DEAL_CASES = {  # rules.md 2.7, by (bid, took, cards, khishti)
+    "made": lambda b, t, n, k: b == t and 0 < b < n,
+    "failed": lambda b, t, n, k: b != t and t > 0,
+    "pass": lambda b, t, n, k: b == t == 0,
+    "all-of-them": lambda b, t, n, k: b == t == n,
+    "khishti": lambda b, t, n, k: b >= 1 and t == 0 and k,
+}
+
+
+def check_deal_score(case):
+    def check(step):
+        asked = [seat_deal(step, f) for f in asked_facts(step) if f["name"] == "deal_score"]
+        assert any(DEAL_CASES[case](*deal) for deal in asked), f"the step asks the score of no {case} deal"
+    return check
+
+
+def check_premium_and_moshla(step):
+    state = step.state()
+    asked = {f["name"]: f for f in asked_facts(step)}
+    pulka = state.pulka_results[asked["pulka_premium"]["pulka"]]
+    assert pulka.premium[asked["pulka_premium"]["seat"]] > 0
+    assert pulka.moshla[asked["pulka_moshla"]["seat"]] < 0
+
+
+def check_columns(step):
+    view = step.state().view(step.seat)
+    assert [sum(1 for col in side if col) for side in view["columns"]] == [5, 5]
+    assert {f["name"] for f in asked_facts(step)} == {"opponent_sees", "face_down_seen_by"}
+
+
+def check_first_card(step):
+    state = step.state()
+    assert sorted(a.card for a in state.legal_actions(step.seat)) == sorted(state.hand(step.seat))
+    for card in state.face_up(step.seat):
+        assert refusal_code(step, {"seat": step.seat, "play": card}) == "first_card_from_hand"
+
+
+def check_face_down(step):
+    state = step.state()
+    assert step.accept[0]["play"] in state.face_up(step.seat) and step.show_new_cards
+    assert len(accepted_outcome(step).new_cards) == 1
+
+
+def check_last_two(step):
+    state = step.state()
+    assert sum(1 for col in state.view(step.seat)["columns"][step.seat] if col) == 2
+    assert all(move["play"] in state.face_up(step.seat) for move in step.accept)
+    verdict = accepted_outcome(step)
+    assert len(verdict.new_cards) == 3 and not any(verdict.after.view(step.seat)["columns"][step.seat])
+
+
+def check_joker_demand(step):
+    state = step.state()
+    lead = state.view(step.seat)["trick"][0]
+    assert lead["play"].startswith("X") and lead["suit"] in SUITS
+    of_suit = [c for c in state.available(step.seat) if c[1] == lead["suit"]]
+    highest = max(of_suit, key=lambda c: "6789TJQKA".index(c[0]))
+    assert [a.card for a in state.legal_actions(step.seat)] == [highest]
+    lower = [c for c in of_suit if c != highest]
+    assert lower and refusal_code(step, {"seat": step.seat, "play": lower[0]}) == "must_play_highest"
+
+
+def check_trump_beats_joker(step):
+    state = step.state()
+    lead = state.view(step.seat)["trick"][0]
+    assert lead["play"].startswith("X") and lead["suit"] != state.trump
+    assert not any(c[1] == lead["suit"] for c in state.available(step.seat))
+    assert all(move["play"][1] == state.trump for move in step.accept)
+    for move in step.accept:
+        assert judge_move(step, "japanese", move).after.last_trick[1] == step.seat
+
+
+def check_difference_scoring(step):
+    result = step.state().results[0]
+    winner = 0 if result.tricks[0] > result.tricks[1] else 1
+    assert result.scores[winner] == abs(result.tricks[0] - result.tricks[1]) > 0
+    assert result.scores[1 - winner] == 0
+    assert [f["name"] for f in asked_facts(step)] == ["japanese_points", "japanese_points"]
+
+
+def check_match_target(step):
+    state = step.state()
+    assert state.is_over() and state.winners() == [0]
+    before_last_deal = sum(r.scores[0] for r in state.results[:-1])
+    assert before_last_deal < state.options.target <= state.totals[0], "the last deal passed the target"
+    assert {"name": "match_winner"} in asked_facts(step)
+
+
+ISSUE_TOPICS = [
+    ("classic", "the deck and the jokers", "deck", check_deck),
+    ("classic", "follow suit", "follow-suit", check_follow_suit),
+    ("classic", "must trump", "must-trump", check_must_trump),
+    ("classic", "the joker's take", "joker-take", check_joker_take),
+    ("classic", "the joker's discard", "joker-discard", check_joker_discard),
+    ("classic", "the joker lead high with a named suit", "joker-lead-high", check_joker_lead("take", True)),
+    ("classic", "the joker lead low with a named suit", "joker-lead-low", check_joker_lead("discard", False)),
+    ("classic", "two jokers in a trick", "two-jokers", check_two_jokers),
+    ("classic", "the turned trump", "turned-trump", check_turned_trump),
+    ("classic", "the 9-card trump choice", "trump-choice", check_trump_choice),
+    ("classic", "bidding and the dealer's forbidden number", "dealer-bid", check_dealer_bid),
+    ("classic", "scoring a deal: made", "scoring", check_deal_score("made")),
+    ("classic", "scoring a deal: failed", "scoring", check_deal_score("failed")),
+    ("classic", "scoring a deal: pass", "scoring", check_deal_score("pass")),
+    ("classic", "scoring a deal: all-of-them", "all-of-them", check_deal_score("all-of-them")),
+    ("classic", "scoring a deal: khishti", "scoring", check_deal_score("khishti")),
+    ("classic", "premium and moshla at the end of a pulka", "pulka", check_premium_and_moshla),
+    ("japanese", "the columns", "columns", check_columns),
+    ("japanese", "the first card from the hand", "first-card", check_first_card),
+    ("japanese", "the face-down card moving to the hand", "face-down", check_face_down),
+    ("japanese", "the last-two-columns rule", "last-two", check_last_two),
+    ("japanese", "the joker's suit demand", "joker-demand", check_joker_demand),
+    ("japanese", "the trump that beats the joker", "trump-beats-joker", check_trump_beats_joker),
+    ("japanese", "difference scoring", "scoring", check_difference_scoring),
+    ("japanese", "the match target", "match", check_match_target),
+]
+
+
+@pytest.mark.parametrize(("path", "topic", "step_id", "check"), ISSUE_TOPICS,
+                         ids=[f"{path}: {topic}" for path, topic, _id, _check in ISSUE_TOPICS])
+def test_every_topic_of_the_issue_is_shown_by_its_step(path, topic, step_id, check):
+    step = lesson(path).step(step_id)
+    assert step is not None, f"no step teaches {topic}"
+    check(step)
 
 
 @pytest.mark.parametrize("step", ALL_STEPS, ids=step_id)

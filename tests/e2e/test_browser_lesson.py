@@ -1,6 +1,7 @@
 """The interactive lesson in a real browser: a newcomer follows "New here? Play the lesson",
 plays the first three steps of each path (a quiz, a wrong move and the host's explanation,
-then the right moves), on a desktop and on a phone, in the three languages."""
+then the right moves), on a desktop and on a phone, in the three languages; and every step
+of both paths fits a 360-px phone."""
 
 import re
 
@@ -12,6 +13,7 @@ from e2e.layout import PHONE, assert_nothing_cut_off
 from games.engine import IllegalAction
 from games.engine_messages import message_for
 from lessons.models import LessonProgress
+from lessons.steps import PATHS, lesson, move_value, question_facts
 
 DESKTOP = {"viewport": {"width": 1200, "height": 900}}
 
@@ -124,3 +126,36 @@ def test_a_joker_menu_on_a_phone_names_a_suit_and_the_lesson_goes_on(new_person,
     expect(page.locator(".lesson-verdict--right")).to_be_visible()
     expect(page.locator(".trick-result")).to_be_visible()
     snap(page, "joker-took-the-clubs")
+
+
+def answer_rightly(page, step):
+    """Give the step's right answer through the page, as a learner would."""
+    if step.kind == "quiz":
+        answer_quiz(page, {q.id: value for q, value, _params in question_facts(step)})
+        return
+    value = move_value(step.accept[0])
+    menu = page.locator(f'details.joker-choice:has(button[name="move"][value="{value}"])')
+    if menu.count():
+        menu.locator("summary").click()
+    play(page, value)
+    expect(page.locator(".lesson-verdict--right")).to_be_visible()
+
+
+def test_every_step_of_both_paths_fits_a_phone_before_and_after_its_answer(new_person, snap):
+    """Georgian, whose words run longest, on a 360-px phone: each step as it opens, each step
+    answered (the verdict, the finished trick, the revealed score sheet), and the practice deal."""
+    page = new_person("learner", **PHONE)
+    for path in PATHS:
+        for step in lesson(path).steps:
+            page.goto(f"/ka/lesson/{path}/{step.id}/")
+            expect(page.locator(f'#lesson-step[data-step="{step.id}"]')).to_be_visible()
+            assert_nothing_cut_off(page)
+            answer_rightly(page, step)
+            assert_nothing_cut_off(page)
+            snap(page, f"{path}-{step.id}")
+        page.goto(f"/ka/lesson/{path}/practice/")
+        assert_nothing_cut_off(page)
+        page.locator('button[name="new"]').click()
+        expect(page.locator(".lesson-practice .lesson-table")).to_be_visible()
+        assert_nothing_cut_off(page)
+        snap(page, f"{path}-practice")
