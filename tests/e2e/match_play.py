@@ -76,7 +76,7 @@ def position_as_seen(page) -> dict:
     Texts are compared with their white space collapsed: a live update may replace the
     match element while this runs, and a detached element's innerText is its raw text."""
     return page.locator(MATCH).evaluate(
-        """match => ({
+        r"""match => ({
           version: match.dataset.version,
           phase: match.dataset.phase,
           myTurn: match.classList.contains('my-turn'),
