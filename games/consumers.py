@@ -205,7 +205,7 @@ def resign_for_player(table_id, player, frame) -> str | None:
 
 
 def render_table_fragment(table_id, player, language) -> str:
-    from .match_views import match_context
+    from .match_views import match_context, rematch_offer
     from .models import Table, TableStatus
     from .services.presenter import seat_of, seat_view
 
@@ -217,5 +217,7 @@ def render_table_fragment(table_id, player, language) -> str:
                 "table": table, "seats": [seats.get(i) for i in range(table.seat_count)], "oob": True,
             })
         me = seat_of(table, player)
-        context = match_context(seat_view(table.match, me), me) | {"table": table}
+        context = match_context(seat_view(table.match, me), me) | {
+            "table": table, "rematch": rematch_offer(table, player),
+        }
         return render_to_string("games/_match.html", context) + render_to_string("games/_waiting_gone.html")

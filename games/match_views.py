@@ -120,5 +120,21 @@ def match_context(sv: dict, me: int | None) -> dict:
 def match_page(request, table, player):
     me = seat_of(table, player)
     sv = seat_view(table.match, me)
-    context = match_context(sv, me) | {"table": table}
+    context = match_context(sv, me) | {"table": table, "rematch": rematch_offer(table, player)}
     return render(request, "games/match.html", context)
+
+
+def rematch_offer(table, player) -> dict | None:
+    """What the end of a finished match offers one of its players (one who resigned or
+    left too): ask for a rematch, or join (or go back to) the rematch table somebody
+    already opened."""
+    from .models import TableStatus
+    from .services.tables import waiting_rematch
+
+    if player is None or table.status != TableStatus.FINISHED or not table.seats.filter(player=player).exists():
+        return None
+    waiting = waiting_rematch(table)
+    return {
+        "table": waiting,
+        "seated": waiting is not None and waiting.seats.filter(player=player, left_at__isnull=True).exists(),
+    }

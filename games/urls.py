@@ -9,6 +9,7 @@ urlpatterns = [
     path("tables/<int:table_id>/", views.table_detail, name="table"),
     path("tables/<int:table_id>/sit/", views.table_sit, name="table_sit"),
     path("tables/<int:table_id>/stand/", views.table_stand, name="table_stand"),
+    path("tables/<int:table_id>/rematch/", views.table_rematch, name="table_rematch"),
     # Records, replays and deal checks (replay_views.py).
     path("tables/<int:table_id>/record.json", replay_views.record_download, name="table_record"),
     path("tables/<int:table_id>/fairness.json", replay_views.fairness_download, name="table_fairness_json"),

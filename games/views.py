@@ -1,5 +1,5 @@
 from django.contrib import messages
-from django.http import Http404, HttpResponseBadRequest
+from django.http import Http404, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -128,3 +128,25 @@ def table_stand(request, table_id):
         messages.error(request, exc.message)
         return redirect("table", table_id=table_id)
     return redirect(reverse("lobby"))
+
+
+@require_POST
+def table_rematch(request, table_id):
+    """Ask for (or join) the rematch of a finished match, then go to the rematch table.
+
+    The button is on the live match fragment, sent by htmx with the page's CSRF header;
+    htmx follows the HX-Redirect, a plain form post the ordinary redirect."""
+    player = player_for_request(request, create=False)
+    try:
+        rematch = table_service.offer_rematch(table_id, player)
+        target = reverse("table", kwargs={"table_id": rematch.pk})
+    except Table.DoesNotExist:
+        raise Http404
+    except table_service.TableError as exc:
+        messages.error(request, exc.message)
+        target = reverse("table", kwargs={"table_id": table_id})
+    if request.htmx:
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = target
+        return response
+    return redirect(target)

@@ -70,21 +70,27 @@ def create_table(creator, settings: TableSettings, *, sit=True) -> Table:
             creator=creator,
         )
         if sit:
-            _seat_player(table, creator, seat_index=0)
-            if table.fill_with_bots:
-                _fill_with_bots(table)
-            _start_if_full(table)
+            _seat_creator(table, creator)
         transaction.on_commit(broadcast.lobby_changed)
     return table
 
 
+def _seat_creator(table: Table, creator) -> None:
+    """The creator takes seat 0; practice bots take the rest, and then the match starts."""
+    _seat_player(table, creator, seat_index=0)
+    if table.fill_with_bots:
+        _fill_with_bots(table)
+    _start_if_full(table)
+
+
 def can_see(table: Table, player) -> bool:
-    """Friends-only tables are for the creator and the creator's friends."""
+    """Friends-only tables are for the creator and the creator's friends (and, at a
+    rematch, for everyone who played the match it follows)."""
     if table.visibility != Visibility.FRIENDS:
         return True
     if player is None or player.is_guest:
         return False
-    if player.pk == table.creator_id:
+    if player.pk == table.creator_id or _played_the_match_before(table, player):
         return True
     creator_user = table.creator.user
     return creator_user is not None and are_friends(creator_user, player.user) and not is_blocked(
@@ -111,13 +117,62 @@ def sit(table_id: int, player, *, password: str = "", client_key: str = "", seat
         if existing:
             return existing
         _check_may_sit(table, player)
-        if table.visibility == Visibility.PASSWORD and player.pk != table.creator_id:
+        if (table.visibility == Visibility.PASSWORD and player.pk != table.creator_id
+                and not _played_the_match_before(table, player)):
             check_table_password(table, player, password, client_key or f"player:{player.pk}")
         seat = _seat_player(table, player, seat_index)
         _start_if_full(table)
         transaction.on_commit(broadcast.lobby_changed)
         transaction.on_commit(lambda: broadcast.table_changed(table.pk))
     return seat
+
+
+def _played_the_match_before(table: Table, player) -> bool:
+    """A rematch table lets in, without its password, everyone who sat at the table before."""
+    return (table.rematch_of_id is not None and player is not None
+            and Seat.objects.filter(table_id=table.rematch_of_id, player=player).exists())
+
+
+def waiting_rematch(table: Table) -> Table | None:
+    """The rematch of a finished table that is still waiting for players, if someone offered one."""
+    return table.rematches.filter(status=TableStatus.OPEN).select_related("creator").order_by("pk").first()
+
+
+def offer_rematch(table_id: int, player) -> Table:
+    """A player of a finished match asks for another with the same settings.
+
+    The first to ask creates the rematch table and sits there; the others, asking
+    or joining from the finished match's page, sit at that same table (no password
+    needed). Asking twice changes nothing."""
+    with transaction.atomic():
+        # The old table's lock serialises two players asking at the same moment: one rematch.
+        old = Table.objects.select_for_update(of=("self",)).get(pk=table_id)
+        if old.status != TableStatus.FINISHED:
+            raise TableError(_("A rematch can be asked for once the match is over."), "not_finished")
+        if player is None or not old.seats.filter(player=player).exists():
+            raise TableError(_("Only the players of this match can ask for a rematch."), "not_a_player")
+        rematch = waiting_rematch(old)
+        if rematch is None:
+            rematch = _create_rematch(old, player)
+        else:
+            sit(rematch.pk, player)
+        transaction.on_commit(lambda: broadcast.table_changed(old.pk))
+    return rematch
+
+
+def _create_rematch(old: Table, player) -> Table:
+    _check_not_banned(player)
+    if player.is_guest and old.is_coin_table:
+        raise TableError(_("Guests can only play at free tables. Sign up to play for Domino Coin."), "guest_coins")
+    table = Table.objects.create(
+        variant=old.variant, stake=old.stake, visibility=old.visibility, password_hash=old.password_hash,
+        clock_seconds=old.clock_seconds, game_type=old.game_type, khishti=old.khishti,
+        pulka_bonus=old.pulka_bonus, fill_with_bots=old.fill_with_bots, target=old.target,
+        creator=player, rematch_of=old,
+    )
+    _seat_creator(table, player)
+    transaction.on_commit(broadcast.lobby_changed)
+    return table
 
 
 def stand(table_id: int, player) -> None:
