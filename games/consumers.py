@@ -7,6 +7,7 @@ sends forms as JSON. A consumer never forwards state it was given: on every
 
 import json
 import logging
+from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -19,12 +20,20 @@ from .services.broadcast import LOBBY_GROUP, table_group
 log = logging.getLogger(__name__)
 
 
+LANGUAGES = ("ka", "ru", "en")
+
+
 def _language_of(scope):
-    """The page's language: the URL prefix of the page that opened the socket."""
+    """The page's language: the page puts it in the socket's address (`?lang=en`), since
+    browsers send no Referer with a websocket handshake; then the Referer's URL prefix,
+    the language cookie, Georgian."""
+    asked = parse_qs(scope.get("query_string", b"").decode(errors="ignore")).get("lang", [""])[0]
+    if asked in LANGUAGES:
+        return asked
     for name, value in scope.get("headers", []):
         if name == b"referer":
             parts = value.decode(errors="ignore").split("/")
-            if len(parts) > 3 and parts[3] in ("ka", "ru", "en"):
+            if len(parts) > 3 and parts[3] in LANGUAGES:
                 return parts[3]
     for name, value in scope.get("headers", []):
         if name == b"cookie" and b"django_language=" in value:

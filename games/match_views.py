@@ -79,6 +79,13 @@ def _seat_facts(view: dict, seat: int) -> dict:
     return facts
 
 
+def _deal_number(view: dict) -> int:
+    """The deal shown in the header, counted from 1. Once the last deal is scored the
+    engine already points past it; the header keeps naming the deal that was played."""
+    between_deals = view["finished"] and not any(view["hand_counts"])
+    return max(view["deal_index"], 1) if between_deals else view["deal_index"] + 1
+
+
 def match_context(sv: dict, me: int | None) -> dict:
     view = sv["view"]
     seat_count = len(sv["seats"])
@@ -102,6 +109,7 @@ def match_context(sv: dict, me: int | None) -> dict:
     return {
         "sv": sv,
         "view": view,
+        "deal_number": _deal_number(view),
         "me": me,
         "version": sv["version"],
         "my_turn": me is not None and view["to_act"] == me,

@@ -35,12 +35,12 @@ def session_cookie_for(player):
 
 
 async def connect(table_id, player, language="en"):
-    headers = [(b"origin", b"http://testserver"), (b"host", b"testserver"),
-               (b"referer", f"http://testserver/{language}/tables/{table_id}/".encode())]
+    # Like a browser: no Referer on a websocket handshake; the page puts its language in the address.
+    headers = [(b"origin", b"http://testserver"), (b"host", b"testserver")]
     if player is not None:
         cookie = await sync_to_async(session_cookie_for)(player)
         headers.append((b"cookie", cookie.encode()))
-    communicator = WebsocketCommunicator(application, f"/ws/table/{table_id}/", headers=headers)
+    communicator = WebsocketCommunicator(application, f"/ws/table/{table_id}/?lang={language}", headers=headers)
     connected, _ = await communicator.connect()
     assert connected
     return communicator

@@ -86,3 +86,16 @@ def test_the_switcher_names_each_language_in_its_own_words_on_every_language_pag
         assert f'value="{code}" lang="{code}" translate="no"' in switcher
         assert f">{own_name}</button>" in switcher
     assert f'value="{page_language}" lang="{page_language}" translate="no" aria-current="true"' in switcher
+
+
+@pytest.mark.parametrize("scope, language", [
+    ({"query_string": b"lang=en", "headers": [(b"cookie", b"django_language=ru")]}, "en"),
+    ({"query_string": b"lang=xx", "headers": [(b"referer", b"http://testserver/ru/tables/4/")]}, "ru"),
+    ({"query_string": b"", "headers": [(b"cookie", b"a=1; django_language=ru")]}, "ru"),
+    ({"query_string": b"", "headers": []}, "ka"),
+])
+def test_a_live_socket_speaks_the_language_of_the_page_that_opened_it(scope, language):
+    # The page writes its language into the socket's address: browsers send no Referer there.
+    from games.consumers import _language_of
+
+    assert _language_of(scope) == language
