@@ -134,7 +134,8 @@ def test_emptying_the_tables_is_run_again_when_postgres_cancels_it_for_a_deadloc
     get_user_model().objects.create_user("nino")
     tables = connection.introspection.django_table_names(only_existing=True, include_views=False)
     truncate = connection.ops.sql_flush(no_style(), tables)[0]
-    in_lock_order = [name.strip().strip('"') for name in truncate.removeprefix("TRUNCATE ").rstrip(";").split(",")]
+    named = truncate.removeprefix("TRUNCATE ").rstrip(";").split(",")
+    in_lock_order = [name.strip().strip('"') for name in named]
     connection.ensure_connection()
     truncating_pid = connection.connection.info.backend_pid
     database = f"host=127.0.0.1 user=postgres dbname={connection.settings_dict['NAME']}"
@@ -145,7 +146,9 @@ def test_emptying_the_tables_is_run_again_when_postgres_cancels_it_for_a_deadloc
         with psycopg.connect(database) as reader, psycopg.connect(database, autocommit=True) as watcher:
             reader.execute(f'SELECT 1 FROM "{in_lock_order[-1]}" LIMIT 1')
             holds_the_last_table.set()
-            waiting = "SELECT count(*) FROM pg_locks WHERE pid = %s AND relation = %s::regclass AND NOT granted"
+            waiting = (
+                "SELECT count(*) FROM pg_locks WHERE pid = %s AND relation = %s::regclass AND NOT granted"
+            )
             while not watcher.execute(waiting, (truncating_pid, in_lock_order[-1])).fetchone()[0]:
                 pass  # until the TRUNCATE waits for the table this transaction holds
             reader.execute(f'SELECT 1 FROM "{in_lock_order[0]}" LIMIT 1')

@@ -26,7 +26,8 @@ _CARDS_OUT_OF_REACH = """
     return [`${name} spans x=${Math.round(box.left)}..${Math.round(box.right)}`];
   }
   const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
-  return hit && card.contains(hit) ? [] : [`${name} is covered by ${hit ? hit.outerHTML.slice(0, 80) : 'nothing'}`];
+  if (hit && card.contains(hit)) return [];
+  return [`${name} is covered by ${hit ? hit.outerHTML.slice(0, 80) : 'nothing'}`];
 })
 """
 
