@@ -90,6 +90,44 @@ def _clear_cache():
     clear_site_cache()
 
 
+# -- emptying the tables after a test ---------------------------------------------
+FLUSH_ATTEMPTS = 3
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _emptying_the_tables_survives_a_deadlock():
+    """After each browser test pytest-django empties the tables (one TRUNCATE) while the
+    served site may still be working on them: a socket closing with the browser, a Celery
+    timer, the sweeper. Postgres can then find a deadlock and cancel the TRUNCATE, which
+    would leave this test's rows to break the next one; the TRUNCATE is simply run again."""
+    from django.test import TransactionTestCase
+
+    empty_the_tables = TransactionTestCase._fixture_teardown
+
+    def empty_the_tables_again_after_a_deadlock(test_case):
+        for attempt in range(1, FLUSH_ATTEMPTS + 1):
+            try:
+                return empty_the_tables(test_case)
+            except Exception as error:
+                if attempt == FLUSH_ATTEMPTS or not _caused_by_a_deadlock(error):
+                    raise
+
+    TransactionTestCase._fixture_teardown = empty_the_tables_again_after_a_deadlock
+    yield
+    TransactionTestCase._fixture_teardown = empty_the_tables
+
+
+def _caused_by_a_deadlock(error):
+    """Django's flush command wraps the database's error in a CommandError."""
+    from psycopg.errors import DeadlockDetected
+
+    while error is not None:
+        if isinstance(error, DeadlockDetected):
+            return True
+        error = error.__cause__ or error.__context__
+    return False
+
+
 # -- the browser ------------------------------------------------------------------
 @pytest.fixture(scope="session", autouse=True)
 def _browser_test_environment():

@@ -73,10 +73,14 @@ def hand_of(page) -> list[str]:
 def position_as_seen(page) -> dict:
     """What a person sees of the position: enough to tell whether two views are the same.
 
-    Texts are compared with their white space collapsed: a live update may replace the
-    match element while this runs, and a detached element's innerText is its raw text."""
+    Texts are read from textContent with whitespace collapsed, not innerText: the socket's
+    first message after a page load swaps #match for the same position, and innerText of
+    the element it just replaced (no longer rendered) would keep the template's raw
+    whitespace."""
     return page.locator(MATCH).evaluate(
-        r"""match => ({
+        """match => {
+        const text = (el) => el.textContent.replace(/\\s+/g, ' ').trim();
+        return {
           version: match.dataset.version,
           phase: match.dataset.phase,
           myTurn: match.classList.contains('my-turn'),
@@ -87,9 +91,9 @@ def position_as_seen(page) -> dict:
                   [...c.querySelectorAll('svg[data-card]')].map(f => f.dataset.card).join(' '))),
           trick: [...match.querySelectorAll('.player')].map(p =>
               [...p.querySelectorAll('.trick-slot svg[data-card]')].map(f => f.dataset.card).join(' ')),
-          stats: [...match.querySelectorAll('.player-stats')].map(s => s.innerText.replace(/\s+/g, ' ').trim()),
-          trump: match.querySelector('.trump-box').innerText.replace(/\s+/g, ' ').trim(),
-        })"""
+          stats: [...match.querySelectorAll('.player-stats')].map(text),
+          trump: text(match.querySelector('.trump-box')),
+        }; }"""
     )
 
 

@@ -118,3 +118,51 @@ def test_a_request_the_old_page_made_while_the_next_page_loaded_is_no_problem(pa
     page.wait_for_url("**/ka/rules/")
     browser_problems.settle()
     assert browser_problems.take_unexpected() == []
+
+
+def test_emptying_the_tables_is_run_again_when_postgres_cancels_it_for_a_deadlock(live_site):
+    """Another connection (as the served site's would) reads the table the TRUNCATE locks
+    last, waits until the TRUNCATE is blocked on it, then reads the table it locked first:
+    Postgres cancels the TRUNCATE, which the harness runs again."""
+    import threading
+
+    import psycopg
+    from django.core.management.color import no_style
+    from django.db import connection
+    from django.test import TransactionTestCase
+
+    get_user_model().objects.create_user("nino")
+    tables = connection.introspection.django_table_names(only_existing=True, include_views=False)
+    truncate = connection.ops.sql_flush(no_style(), tables)[0]
+    named = truncate.removeprefix("TRUNCATE ").rstrip(";").split(",")
+    in_lock_order = [name.strip().strip('"') for name in named]
+    connection.ensure_connection()
+    truncating_pid = connection.connection.info.backend_pid
+    database = f"host=127.0.0.1 user=postgres dbname={connection.settings_dict['NAME']}"
+    holds_the_last_table = threading.Event()
+    the_other_side = {}
+
+    def read_the_last_table_then_the_first():
+        with psycopg.connect(database) as reader, psycopg.connect(database, autocommit=True) as watcher:
+            reader.execute(f'SELECT 1 FROM "{in_lock_order[-1]}" LIMIT 1')
+            holds_the_last_table.set()
+            waiting = (
+                "SELECT count(*) FROM pg_locks WHERE pid = %s AND relation = %s::regclass AND NOT granted"
+            )
+            while not watcher.execute(waiting, (truncating_pid, in_lock_order[-1])).fetchone()[0]:
+                pass  # until the TRUNCATE waits for the table this transaction holds
+            reader.execute(f'SELECT 1 FROM "{in_lock_order[0]}" LIMIT 1')
+            the_other_side["read"] = True
+            reader.commit()
+
+    reader = threading.Thread(target=read_the_last_table_then_the_first)
+    reader.start()
+    holds_the_last_table.wait()
+
+    class EmptyTables(TransactionTestCase):
+        pass
+
+    EmptyTables(methodName="setUp")._fixture_teardown()
+    reader.join()
+    assert the_other_side == {"read": True}  # Postgres cancelled the TRUNCATE, not the reader
+    assert not get_user_model().objects.exists()

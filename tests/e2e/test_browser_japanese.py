@@ -61,8 +61,8 @@ def test_two_people_play_a_whole_japanese_deal_at_a_password_table(new_member, s
     guest.goto("/ka/lobby/")
     row = guest.locator(f".table-row[data-table-id='{table_id}']")
     expect(row.locator(".lock")).to_be_visible()
-    assert_nothing_cut_off(guest)  # the lobby on a phone: every table's link within reach
-    snap(guest, "lobby-on-a-phone")
+    assert_nothing_cut_off(guest)  # the lobby on a phone: each table a block of its own
+    snap(guest, "lobby-phone")
     row.get_by_role("link").click()
     expect(guest).to_have_url(re.compile(rf"/tables/{table_id}/$"))
 
@@ -92,7 +92,7 @@ def test_two_people_play_a_whole_japanese_deal_at_a_password_table(new_member, s
 
     # A joker lead with a named suit: the guest must answer with their highest card of it.
     joker = next(card for card in legal_cards(host) if card.startswith("X"))
-    led = play_joker(host, joker, suit=_suit_the_guest_holds(guest))  # always to take in Japanese
+    led = play_joker(host, joker, suit=_suit_the_guest_holds(guest))  # Japanese: always to take, no mode
     version = expect_newer_than(host, version)
     everyone_at(pages, version)
     expect(guest.locator(f"{MATCH} .player[data-seat='0'] .trick-slot svg[data-card='{joker}']")).to_be_visible()

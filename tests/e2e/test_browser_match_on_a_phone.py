@@ -1,0 +1,110 @@
+"""The match page of both variants on a 360×740 phone: nothing is cut off at any step,
+every card of the hand is on screen and is what a tap there reaches, and a tap on a
+marked card plays it."""
+
+import pytest
+from playwright.sync_api import expect
+
+from e2e.deals import deal_seed
+from e2e.layout import PHONE, assert_nothing_cut_off
+from e2e.match_play import MATCH, expect_newer_than, version_of
+from e2e.tables import seat_members
+
+CLOCK_SECONDS = 120  # nobody's move clock should run out during a scenario
+# The score sheet may scroll sideways inside its own box on a phone.
+SCROLLS_BY_ITSELF = [".score-scroll"]
+HAND_CARDS = f"{MATCH} .hand .card-button"
+
+# For each card of the hand: is it inside the viewport's width, and is the card itself
+# (not something laid over it) what a tap at its middle would reach?
+_CARDS_OUT_OF_REACH = """
+(cards) => cards.flatMap((card, index) => {
+  card.scrollIntoView({block: 'center'});
+  const box = card.getBoundingClientRect();
+  const name = card.querySelector('[data-card]')?.dataset.card || `card ${index + 1}`;
+  if (box.left < 0 || box.right > document.documentElement.clientWidth) {
+    return [`${name} spans x=${Math.round(box.left)}..${Math.round(box.right)}`];
+  }
+  const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+  if (hit && card.contains(hit)) return [];
+  return [`${name} is covered by ${hit ? hit.outerHTML.slice(0, 80) : 'nothing'}`];
+})
+"""
+
+
+def expect_every_hand_card_within_reach(phone, count):
+    cards = phone.locator(HAND_CARDS)
+    expect(cards).to_have_count(count)
+    out_of_reach = cards.evaluate_all(_CARDS_OUT_OF_REACH)
+    assert not out_of_reach, "cards a person cannot tap:\n  " + "\n  ".join(out_of_reach)
+
+
+def tap_a_marked_plain_card(phone):
+    """Tap the first marked card of the hand that is not a joker (a joker opens a menu)."""
+    card = phone.locator(f"{MATCH} .hand button.card-button.legal:not(:has(svg[data-card^='X']))").first
+    played = card.locator("svg[data-card]").get_attribute("data-card")
+    version = version_of(phone)
+    card.tap()
+    expect_newer_than(phone, version)
+    return played
+
+
+def check_the_phone_layout(phone, snap, name):
+    assert_nothing_cut_off(phone, allow=SCROLLS_BY_ITSELF)
+    snap(phone, name)
+
+
+@pytest.mark.site_settings(TEST_DEAL_SEED=deal_seed())
+def test_the_japanese_match_page_fits_a_phone_and_its_cards_can_be_tapped(new_member, snap):
+    phone = new_member("tamar", **PHONE)  # seat 0: declares trump and leads the first trick
+    opponent = new_member("levan")
+    table_id = seat_members("japanese", ["tamar", "levan"], clock_seconds=CLOCK_SECONDS)
+    for page in (phone, opponent):
+        page.goto(f"/ka/tables/{table_id}/")
+        expect(page.locator(MATCH)).to_have_attribute("data-version", "1")
+
+    expect(phone.locator(f"{MATCH}.my-turn")).to_be_visible()
+    expect_every_hand_card_within_reach(phone, 3)  # the three cards trump is chosen from
+    check_the_phone_layout(phone, snap, "japanese-choose-trump-phone")
+
+    version = version_of(phone)
+    phone.locator(f"{MATCH} button.trump-choice").first.tap()
+    expect_newer_than(phone, version)
+    expect_every_hand_card_within_reach(phone, 8)
+    expect(phone.locator(f"{MATCH} .columns.mine .column")).to_have_count(5)
+    check_the_phone_layout(phone, snap, "japanese-lead-phone")
+
+    played = tap_a_marked_plain_card(phone)
+    trick_card = f"{MATCH} .player[data-seat='0'] .trick-slot svg[data-card='{played}']"
+    expect(phone.locator(trick_card)).to_be_visible()
+    expect(opponent.locator(trick_card)).to_be_visible()
+    expect(phone.locator(HAND_CARDS)).to_have_count(7)
+    check_the_phone_layout(phone, snap, "japanese-card-played-phone")
+
+
+@pytest.mark.site_settings(TEST_DEAL_SEED=deal_seed())
+def test_the_classic_match_page_fits_a_phone_and_its_cards_can_be_tapped(new_member, snap):
+    phone = new_member("tamar", **PHONE)  # seat 0, the first dealer: bids after the three bots
+    table_id = seat_members("classic", ["tamar"], game_type="nines", fill_with_bots=True,
+                            clock_seconds=CLOCK_SECONDS)
+    phone.goto(f"/ka/tables/{table_id}/")
+
+    expect(phone.locator(f"{MATCH}.my-turn")).to_be_visible()
+    expect(phone.locator(MATCH)).to_have_attribute("data-phase", "bid")
+    expect(phone.locator(f"{MATCH} button.bid-choice")).to_have_count(10)
+    expect_every_hand_card_within_reach(phone, 9)
+    check_the_phone_layout(phone, snap, "classic-bid-phone")
+
+    version = version_of(phone)
+    phone.locator(f"{MATCH} button.bid-choice:not([disabled])").first.tap()
+    expect_newer_than(phone, version)
+    expect(phone.locator(MATCH)).to_have_attribute("data-phase", "play")
+    expect(phone.locator(f"{MATCH}.my-turn")).to_be_visible()
+    expect_every_hand_card_within_reach(phone, 9)
+    check_the_phone_layout(phone, snap, "classic-play-phone")
+
+    played = tap_a_marked_plain_card(phone)
+    # The person plays last to the first trick: the card is on the table, or in the last trick.
+    expect(phone.locator(f"{MATCH} :is(.trick-slot, .last-trick) svg[data-card='{played}']")).to_have_count(1)
+    expect(phone.locator(HAND_CARDS)).to_have_count(8)
+    check_the_phone_layout(phone, snap, "classic-card-played-phone")
