@@ -1,6 +1,7 @@
 """The match page: the same seat view the JSON protocol sends, rendered as HTML."""
 
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 
 from .services.presenter import SUIT_SYMBOLS, seat_of, seat_view
 
@@ -86,6 +87,14 @@ def _deal_number(view: dict) -> int:
     return max(view["deal_index"], 1) if between_deals else view["deal_index"] + 1
 
 
+def _last_trick_winner(view: dict, names: dict):
+    last = view.get("last_trick")
+    if not last or last.get("winner") is None:
+        return None
+    seat = names[last["winner"]]
+    return seat["name"] or _("Bot")
+
+
 def match_context(sv: dict, me: int | None) -> dict:
     view = sv["view"]
     seat_count = len(sv["seats"])
@@ -110,6 +119,7 @@ def match_context(sv: dict, me: int | None) -> dict:
         "sv": sv,
         "view": view,
         "deal_number": _deal_number(view),
+        "last_trick_winner": _last_trick_winner(view, names),
         "me": me,
         "version": sv["version"],
         "my_turn": me is not None and view["to_act"] == me,

@@ -94,6 +94,7 @@ def test_login_with_a_wrong_password_is_refused_with_a_message():
     response = client.post("/en/accounts/login/", {"login": "giorgi", "password": "wrong-password"})
     assert response.status_code == 200
     assert "The username and/or password you specified are not correct." in body(response)
+    assert re.search(r'<div role="alert"><ul class="errorlist nonfield"><li>The username', body(response))
     assert "_auth_user_id" not in client.session
 
 

@@ -33,11 +33,8 @@
     });
   }, true);
 
-  // After a reconnect the socket may have missed notices: ask for the position again.
-  document.addEventListener("htmx:wsOpen", function (event) {
-    var socket = event.detail && event.detail.socketWrapper;
-    if (socket) socket.send(JSON.stringify({type: "resync"}), event.target);
-  });
+  // No resync request on (re)connecting: the server sends the current position on every
+  // connect, and a second copy would replace the match area again while someone taps it.
 
   // A sent move disables the buttons until the new position arrives (no double plays).
   document.addEventListener("htmx:wsAfterSend", function () {

@@ -1,5 +1,6 @@
-"""The match page's header names the deal and pulka being played, counted from 1."""
+"""What the match page shows around the cards: the deal and pulka counted from 1, the trick just taken."""
 
+import random
 import re
 
 import pytest
@@ -7,7 +8,7 @@ from django.test import Client
 
 from games.services.matches import load_state
 from tests.factories import PASSWORD
-from tests.replay_helpers import finished_match, seated_match
+from tests.replay_helpers import finished_match, play_moves, seated_match
 
 pytestmark = pytest.mark.django_db
 
@@ -31,3 +32,18 @@ def test_a_finished_match_names_the_last_deal_played_not_the_next():
     match, players = finished_match("japanese", ("tamar", "levan"), target=11)
     deals_played = len(load_state(match).view(0)["score_sheet"]["deals"])
     assert deal_info(page_of(match, players[0])) == f"Deal {deals_played} · match to 11"
+
+
+def test_the_trick_just_taken_stays_open_with_its_taker_until_the_next_card():
+    match, players = seated_match("japanese", ("tamar", "levan"))
+    rng = random.Random(7)
+    view = load_state(match).view(0)
+    while not (view["last_trick"] and not view["trick"]):
+        match = play_moves(match, rng, moves=1)
+        view = load_state(match).view(0)
+    taker = ["tamar", "levan"][view["last_trick"]["winner"]]
+    page = page_of(match, players[0])
+    assert '<details class="last-trick" open>' in page and f"taken by {taker}" in page
+
+    match = play_moves(match, rng, moves=1)  # the next trick's first card
+    assert '<details class="last-trick">' in page_of(match, players[0])
