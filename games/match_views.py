@@ -1,9 +1,8 @@
 """The match page: the same seat view the JSON protocol sends, rendered as HTML."""
 
 from django.shortcuts import render
-from django.utils.translation import gettext as _
-
 from .services.presenter import SUIT_SYMBOLS, seat_of, seat_view
+from .templatetags.cards import seat_name
 
 SUITS = ("S", "C", "D", "H")
 
@@ -91,8 +90,7 @@ def _last_trick_winner(view: dict, names: dict):
     last = view.get("last_trick")
     if not last or last.get("winner") is None:
         return None
-    seat = names[last["winner"]]
-    return seat["name"] or _("Bot")
+    return seat_name(names[last["winner"]])
 
 
 def match_context(sv: dict, me: int | None) -> dict:

@@ -179,7 +179,7 @@ def replay_context(table, match, step: int) -> dict:
         "deal_check": deal_check,
         # What the shared score sheet template reads.
         "score_rows": _score_rows({"score_sheet": position.score_sheet}),
-        "sv": {"seats": [{"name": name} for name in record["players"]]},
+        "sv": {"seats": [{"index": i, "name": name} for i, name in enumerate(record["players"])]},
         "view": {"variant": position.variant, "totals": position.totals},
     }
 

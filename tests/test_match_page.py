@@ -47,3 +47,18 @@ def test_the_trick_just_taken_stays_open_with_its_taker_until_the_next_card():
 
     match = play_moves(match, rng, moves=1)  # the next trick's first card
     assert '<details class="last-trick">' in page_of(match, players[0])
+
+
+def test_practice_bots_are_told_apart_by_their_seats_at_the_table_and_on_the_score_sheet():
+    from games.models import Match
+    from games.services import tables as table_service
+    from games.services.tables import TableSettings
+    from tests.factories import make_player
+
+    person = make_player("tamar")
+    table = table_service.create_table(person, TableSettings(variant="classic", fill_with_bots=True))
+    page = page_of(Match.objects.get(table=table), person)
+    names = re.findall(r'<div class="player-name">(.*?)</div>', page, re.S)
+    assert [re.sub(r"<.*", "", name).strip() for name in names] == ["tamar", "Bot 2", "Bot 3", "Bot 4"]
+    sheet_header = re.search(r'<thead><tr><th scope="col">Deal</th>(.*?)</tr></thead>', page, re.S).group(1)
+    assert re.findall(r"<th scope=\"col\">(.*?)</th>", sheet_header) == ["tamar", "Bot 2", "Bot 3", "Bot 4"]

@@ -54,3 +54,14 @@ def card_name(code):
 @register.filter
 def suit_name(code):
     return card_faces.suit_name(str(code))
+
+
+@register.filter
+def seat_name(seat):
+    """A seat's name at the table: the player's, or "Bot 3" for the practice bot in seat 3
+    (three bots at one table are told apart by their seats, counted from 1)."""
+    from django.utils.translation import gettext
+
+    if seat.get("name"):
+        return seat["name"]
+    return gettext("Bot %(seat)s") % {"seat": seat["index"] + 1}
