@@ -500,12 +500,12 @@ def _act(player, match_id, version, action):
 
     seat = _seat_at_match(player, match_id)
     try:
-        perform(match_id, seat, action, version)
+        outcome = perform(match_id, seat, action, version)
     except MatchError as exc:
         current = Match.objects.filter(pk=match_id).values_list("version", flat=True).first()
         raise Refusal(exc.code, exc.message, current) from exc
-    match = _match_for_view(pk=match_id)
-    return match.table_id, seat_view(match, seat)
+    # The committed version the move produced, from what perform already holds: no query.
+    return outcome.match.table_id, seat_view(outcome.match, seat, outcome.state)
 
 
 def _resign(player, match_id):
