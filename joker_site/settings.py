@@ -118,12 +118,16 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            # channels_redis's layer with a pool that waits for a free connection (joker_site/channel_layer.py).
+            "BACKEND": "joker_site.channel_layer.RedisChannelLayer",
             "CONFIG": {
                 # redis-py 8 times reads out after 5 s by default, exactly as long as the
                 # BZPOPMIN a consumer blocks in: without more room a busy consumer's
                 # receive dies with "Timeout reading" and its socket closes (1011).
-                "hosts": [{"address": REDIS_URL, "socket_timeout": 15}],
+                # Each web process opens at most REDIS_LAYER_CONNECTIONS connections; a
+                # command beyond them waits up to 20 s for one instead of failing.
+                "hosts": [{"address": REDIS_URL, "socket_timeout": 15, "timeout": 20,
+                           "max_connections": int(os.environ.get("REDIS_LAYER_CONNECTIONS", "100"))}],
                 # group_send drops messages silently past capacity: leave room for
                 # bursts of "match moved" notices to a slow consumer.
                 "capacity": 1000,

@@ -172,13 +172,17 @@ class Bot:
         return json.loads(await asyncio.wait_for(self.socket.recv(), timeout))
 
     async def play(self):
-        """Until the match ends (True) or the run does (False)."""
+        """Until the match ends (True) or the run does (False).
+
+        Every move at the table brings every seat a position, so a seat that hears
+        nothing for MOVE_TIMEOUT while the run goes on has a stalled match (a lost
+        notice, a dead consumer): that counts as an error too."""
         while True:
             now = time.monotonic()
             if self.sent_at is not None:
                 timeout = MOVE_TIMEOUT  # our own move's position must come
             elif now < self.deadline:
-                timeout = self.deadline - now + 2  # the other side's move, or the end of the run
+                timeout = min(MOVE_TIMEOUT, self.deadline - now + 2)  # the next move, or the end of the run
             else:
                 return False
             try:
@@ -186,7 +190,8 @@ class Bot:
             except asyncio.TimeoutError:
                 if self.sent_at is None and time.monotonic() >= self.deadline:
                     return False  # the run ended while the others were to act
-                raise
+                waited = "its own move's position" if self.sent_at is not None else "any move at its table"
+                raise TimeoutError(f"no position for {MOVE_TIMEOUT:.0f} s (waiting for {waited})") from None
             kind = message["type"]
             if kind == "error":
                 self.measures.errors.append(f"{message['code']}: {message['message']}")
