@@ -444,14 +444,15 @@ def _seat_index(table, player):
 
 
 def _match_for_view(**lookup):
-    """The match with its table and seats (with players) in two queries, and without the
-    record: the position comes from the per-process cache, the record only when it misses."""
+    """The match with its table and seats (with players) in two queries. The record comes
+    along: a process renders for its seats every move made in another process, so the
+    cache usually holds only the previous position, which the record brings up to date."""
     from django.db.models import Prefetch
 
     from .models import Match, Seat
 
     seats = Prefetch("table__seats", queryset=Seat.objects.select_related("player__user").order_by("index"))
-    return Match.objects.defer("record").select_related("table").prefetch_related(seats).filter(**lookup).first()
+    return Match.objects.select_related("table").prefetch_related(seats).filter(**lookup).first()
 
 
 def _table_payload(table_id, player):
@@ -495,17 +496,16 @@ def _seat_at_match(player, match_id) -> int:
 def _act(player, match_id, version, action):
     """Perform the action; (table id, the actor's new view) or a refusal."""
     from .models import Match
-    from .services.matches import MatchError, perform
+    from .services.matches import MatchError, perform_for_player
     from .services.presenter import seat_view
 
-    seat = _seat_at_match(player, match_id)
     try:
-        outcome = perform(match_id, seat, action, version)
+        outcome = perform_for_player(match_id, player, action, version)
     except MatchError as exc:
         current = Match.objects.filter(pk=match_id).values_list("version", flat=True).first()
         raise Refusal(exc.code, exc.message, current) from exc
     # The committed version the move produced, from what perform already holds: no query.
-    return outcome.match.table_id, seat_view(outcome.match, seat, outcome.state)
+    return outcome.match.table_id, seat_view(outcome.match, outcome.seat, outcome.state)
 
 
 def _resign(player, match_id):

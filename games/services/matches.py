@@ -48,6 +48,7 @@ class Outcome:
     # enough to render any seat's view without reading the database again.
     match: Match | None = None
     state: object = None
+    seat: int | None = None
 
 
 # --- Deals anyone can verify ----------------------------------------------------
@@ -92,9 +93,12 @@ def _deal_next(state, match_secrets: list) -> None:
 # classic game), and every move and every rendered view needs the position. A
 # committed (match, version) never changes, so each process keeps the latest
 # positions it has seen; `created_at` tells apart a match that reuses the id of
-# one from an earlier, dropped database.
+# one from an earlier, dropped database. A process that holds an earlier
+# position of a match (its players' moves were made in another process) brings
+# a copy of it up to the record with just the new actions: records only grow.
 STATE_CACHE_SIZE = 2048
 _states: OrderedDict = OrderedDict()
+_newest_version: dict = {}  # (match id, created_at) -> the newest version in _states
 _states_lock = threading.Lock()
 
 
@@ -118,9 +122,47 @@ def load_state(match: Match):
         if "record" in match.get_deferred_fields():
             match.refresh_from_db(fields=_ROW_FIELDS)  # one query: version, record and the rest agree
             return load_state(match)
-        cached = engine.state_from_record(match.record)
+        cached = _caught_up(match) or engine.state_from_record(match.record)
         _remember_state(key, cached)
     return cached.copy()
+
+
+def _caught_up(match: Match):
+    """The position at `match.version` from an earlier cached one and the record's new
+    actions, or None when this process holds no earlier position of the match."""
+    match_key = _state_key(match)[:2]
+    with _states_lock:
+        version = _newest_version.get(match_key)
+        earlier = _states.get((*match_key, version)) if version is not None and version < match.version else None
+    if earlier is None:
+        return None
+    state = earlier.copy()
+    try:
+        catch_up(state, match.record)
+    except Exception:  # never trust a shortcut over the full replay
+        log.exception("catching match %s up from version %s failed; replaying it whole", match.pk, version)
+        return None
+    return state
+
+
+def catch_up(state, record: dict) -> None:
+    """Apply to `state`, an earlier position of the match `record` is of, what the record adds."""
+    have = state.record_deals()
+    deals = record["deals"]
+    if len(have) > len(deals):
+        raise ValueError("the record has fewer deals than the position")
+    if have:
+        current = len(have) - 1
+        state.apply_records(deals[current]["actions"][len(have[current]["actions"]):])
+    for deal in deals[len(have):]:
+        if "columns" in deal:
+            state.deal(deal["hands"], deal["columns"])
+        else:
+            state.deal(deal["hands"], deal.get("trump_card"))
+        state.apply_records(deal["actions"])
+    end = record.get("end")
+    if end is not None and state.end is None:
+        state.end_game(end.get("reason"), end.get("seat"))
 
 
 # Every column of a match but its table (which never changes and is already loaded).
@@ -128,17 +170,23 @@ _ROW_FIELDS = [f.attname for f in Match._meta.concrete_fields if f.attname not i
 
 
 def _remember_state(key, state) -> None:
+    match_key, version = key[:2], key[2]
     with _states_lock:
         _states[key] = state
         _states.move_to_end(key)
+        if _newest_version.get(match_key, -1) < version:
+            _newest_version[match_key] = version
         while len(_states) > STATE_CACHE_SIZE:
-            _states.popitem(last=False)
+            (old_id, old_created, old_version), _ = _states.popitem(last=False)
+            if _newest_version.get((old_id, old_created)) == old_version:
+                del _newest_version[(old_id, old_created)]
 
 
 def forget_states() -> None:
     """Empty this process's position cache (tests that rewrite a record by hand)."""
     with _states_lock:
         _states.clear()
+        _newest_version.clear()
 
 
 def _players(table: Table):
@@ -193,16 +241,40 @@ def perform(match_id: int, seat: int, action: dict, expected_version: int) -> Ou
     """Apply one player's action, or refuse it and change nothing."""
     with transaction.atomic():
         match = _locked_match(match_id, with_seats=True)
-        if match.status != MatchStatus.RUNNING:
-            raise MatchError("match_over", _("This match is over."))
-        if expected_version != match.version:
-            raise MatchError("stale_version", _("The table has moved on; your view has been refreshed."),
-                             {"version": match.version})
-        state = load_state(match)
-        _apply(state, seat, action)
-        _reset_timeouts(match, seat)
-        _after_move(match, state)
-    return Outcome(version=match.version, finished=match.status != MatchStatus.RUNNING, match=match, state=state)
+        state = _perform_locked(match, seat, action, expected_version)
+    return Outcome(version=match.version, finished=match.status != MatchStatus.RUNNING, match=match, state=state,
+                   seat=seat)
+
+
+def perform_for_player(match_id: int, player, action: dict, expected_version: int) -> Outcome:
+    """`perform` for the seat `player` holds at the match, found under the same lock
+    (a program names the match, not its seat)."""
+    with transaction.atomic():
+        try:
+            match = _locked_match(match_id, with_seats=True)
+        except Match.DoesNotExist:
+            raise MatchError("no_such_match", _("There is no such match.")) from None
+        seat = next((s.index for s in match.table.seats.all()
+                     if s.player_id == player.pk and s.left_at is None), None)
+        if seat is None:
+            raise MatchError("not_seated", _("You are not sitting at this table."), {"version": match.version})
+        state = _perform_locked(match, seat, action, expected_version)
+    return Outcome(version=match.version, finished=match.status != MatchStatus.RUNNING, match=match, state=state,
+                   seat=seat)
+
+
+def _perform_locked(match: Match, seat: int, action: dict, expected_version: int):
+    """The move itself, on the locked match (with its seats): the new position, or a refusal."""
+    if match.status != MatchStatus.RUNNING:
+        raise MatchError("match_over", _("This match is over."))
+    if expected_version != match.version:
+        raise MatchError("stale_version", _("The table has moved on; your view has been refreshed."),
+                         {"version": match.version})
+    state = load_state(match)
+    _apply(state, seat, action)
+    _reset_timeouts(match, seat)
+    _after_move(match, state)
+    return state
 
 
 def _reset_timeouts(match: Match, seat_index: int) -> None:
