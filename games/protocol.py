@@ -453,10 +453,12 @@ def _match_for_view(**lookup):
     cache usually holds only the previous position, which the record brings up to date."""
     from django.db.models import Prefetch
 
-    from .models import Match, Seat
+    from .models import Match
+    from .services.matches import seats_with_players
 
-    seats = Prefetch("table__seats", queryset=Seat.objects.select_related("player__user").order_by("index"))
-    return Match.objects.select_related("table").prefetch_related(seats).filter(**lookup).first()
+    seats = Prefetch("table__seats", queryset=seats_with_players())
+    found = list(Match.objects.select_related("table").prefetch_related(seats).filter(**lookup)[:1])  # one at most
+    return found[0] if found else None
 
 
 # --- one read per table and version for all of this process's connections ----------------
@@ -506,9 +508,9 @@ def forget_table_reads() -> None:
 
 
 def _seats_of(table_id):
-    from .models import Seat
+    from .services.matches import seats_with_players
 
-    return list(Seat.objects.filter(table_id=table_id).select_related("player__user").order_by("index"))
+    return list(seats_with_players().filter(table_id=table_id))
 
 
 def _seat_index_in(seats, player):

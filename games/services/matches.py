@@ -220,6 +220,14 @@ def start_match(table: Table) -> Match:
 TIMEOUTS_BEFORE_GONE = 3  # clock expiries in a row after which a player counts as gone
 
 
+def seats_with_players():
+    """Seats with their players and users, in no order: compiling Seat's default ordering
+    costs more than sorting four seats (presenter.public_seats sorts them)."""
+    from ..models import Seat
+
+    return Seat.objects.select_related("player__user").order_by()
+
+
 def _locked_match(match_id: int, with_seats: bool = False) -> Match:
     """The match row, locked until the transaction ends, with its table.
 
@@ -230,10 +238,7 @@ def _locked_match(match_id: int, with_seats: bool = False) -> Match:
     if with_seats:
         from django.db.models import Prefetch
 
-        from ..models import Seat
-
-        seats = Seat.objects.select_related("player__user").order_by("index")
-        matches = matches.prefetch_related(Prefetch("table__seats", queryset=seats))
+        matches = matches.prefetch_related(Prefetch("table__seats", queryset=seats_with_players()))
     return matches.get(pk=match_id)
 
 
