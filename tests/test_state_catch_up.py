@@ -1,6 +1,6 @@
 """A process that holds an earlier position of a match brings it up to the stored record
-with only the new actions (games/services/matches.py): the result must be exactly the
-position a full replay of the record gives, for every seat's view."""
+with only the new actions (engine.catch_up, used by games/services/matches.py): the
+result must be exactly the position a full replay of the record gives, for every seat's view."""
 
 import random
 
@@ -10,7 +10,8 @@ from games import engine
 from games.models import Match
 from games.services import matches
 from games.services import tables as table_service
-from games.services.matches import catch_up, load_state, perform
+from games.engine import catch_up
+from games.services.matches import load_state, perform
 from games.services.tables import TableSettings
 from tests.factories import make_player
 

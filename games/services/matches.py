@@ -138,31 +138,11 @@ def _caught_up(match: Match):
         return None
     state = earlier.copy()
     try:
-        catch_up(state, match.record)
+        engine.catch_up(state, match.record)
     except Exception:  # never trust a shortcut over the full replay
         log.exception("catching match %s up from version %s failed; replaying it whole", match.pk, version)
         return None
     return state
-
-
-def catch_up(state, record: dict) -> None:
-    """Apply to `state`, an earlier position of the match `record` is of, what the record adds."""
-    have = state.record_deals()
-    deals = record["deals"]
-    if len(have) > len(deals):
-        raise ValueError("the record has fewer deals than the position")
-    if have:
-        current = len(have) - 1
-        state.apply_records(deals[current]["actions"][len(have[current]["actions"]):])
-    for deal in deals[len(have):]:
-        if "columns" in deal:
-            state.deal(deal["hands"], deal["columns"])
-        else:
-            state.deal(deal["hands"], deal.get("trump_card"))
-        state.apply_records(deal["actions"])
-    end = record.get("end")
-    if end is not None and state.end is None:
-        state.end_game(end.get("reason"), end.get("seat"))
 
 
 # Every column of a match but its table (which never changes and is already loaded).
