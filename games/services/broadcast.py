@@ -10,7 +10,7 @@ import logging
 import os
 import threading
 
-from asgiref.sync import SyncToAsync, async_to_sync
+from asgiref.sync import AsyncToSync, SyncToAsync
 from channels.layers import get_channel_layer
 
 log = logging.getLogger(__name__)
@@ -33,8 +33,11 @@ def _send(group: str, message: dict) -> None:
     if loop is not None:
         _hand_to_loop(loop, layer, group, message)
         return
-    try:  # a Celery worker or a script: no server loop, send and wait
-        async_to_sync(layer.group_send)(group, message)
+    # A Celery worker, a script, or a server thread while the server stops: send on a
+    # loop of its own and wait. (Plain async_to_sync would hand the send to the server's
+    # stopped loop, which never runs it: the thread, and the process's exit, hung.)
+    try:
+        AsyncToSync(layer.group_send, force_new_loop=True)(group, message)
     except Exception:  # a broadcast failure must never undo a committed move
         log.exception("broadcast to %s failed", group)
 
