@@ -15,7 +15,10 @@ import json
 import logging
 import os
 import threading
+import time
+from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -241,7 +244,7 @@ class PlayConsumer(AsyncWebsocketConsumer):
         sent = self.tables[table_id]
         if version is not None and sent is not None and version <= sent:
             return
-        await self._send_table(table_id)
+        await self._send_table(table_id, version=version)
 
     async def _subscribe(self, table_id, message=None):
         if table_id not in self.tables:
@@ -265,9 +268,10 @@ class PlayConsumer(AsyncWebsocketConsumer):
             self.tables[table_id] = None
             await self._send_table(table_id)
 
-    async def _send_table(self, table_id, message=None):
-        """The match position for this connection's seat, or the waiting room before the match."""
-        kind, payload = await in_thread(_table_payload)(table_id, self.player)
+    async def _send_table(self, table_id, message=None, version=None):
+        """The match position for this connection's seat, or the waiting room before the match
+        (`version`: the one a notice announced, which this process may have read already)."""
+        kind, payload = await in_thread(_table_payload)(table_id, self.player, version)
         if kind == "state":
             await self._send_view(table_id, payload)
         else:
@@ -444,24 +448,102 @@ def _seat_index(table, player):
 
 
 def _match_for_view(**lookup):
-    """The match with its table and seats (with players) in two queries, and without the
-    record: the position comes from the per-process cache, the record only when it misses."""
+    """The match with its table and seats (with players) in two queries. The record comes
+    along: a process renders for its seats every move made in another process, so the
+    cache usually holds only the previous position, which the record brings up to date."""
     from django.db.models import Prefetch
 
-    from .models import Match, Seat
+    from .models import Match
+    from .services.matches import seats_with_players
 
-    seats = Prefetch("table__seats", queryset=Seat.objects.select_related("player__user").order_by("index"))
-    return Match.objects.defer("record").select_related("table").prefetch_related(seats).filter(**lookup).first()
+    seats = Prefetch("table__seats", queryset=seats_with_players())
+    found = list(Match.objects.select_related("table").prefetch_related(seats).filter(**lookup)[:1])  # one at most
+    return found[0] if found else None
 
 
-def _table_payload(table_id, player):
-    """("state", seat view) once the match exists, else ("table", the waiting room)."""
+# --- one read per table and version for all of this process's connections ----------------
+#
+# A move is announced to every seat's connection, and several of them may be in
+# this process: the first to render reads the match and its seats, the others
+# render their own seat's view from that read. An entry only ever holds what was
+# read after its version was committed (the seats too), so it is never older than
+# what a presence notice (which always reads afresh) already showed.
+
+TABLE_READS_KEPT = 512
+
+
+@dataclass(frozen=True)
+class TableRead:
+    version: int
+    started: float  # time.monotonic() when the read began: of two reads of one version, the later wins
+    match: object
+    seats: list
+
+
+_table_reads: OrderedDict = OrderedDict()  # table id -> TableRead
+_table_reads_lock = threading.Lock()
+
+
+def _remember_read(table_id, read: TableRead) -> None:
+    with _table_reads_lock:
+        known = _table_reads.get(table_id)
+        if known is None or (read.version, read.started) > (known.version, known.started):
+            _table_reads[table_id] = read
+            _table_reads.move_to_end(table_id)
+            while len(_table_reads) > TABLE_READS_KEPT:
+                _table_reads.popitem(last=False)
+
+
+def _read_at_least(table_id, version):
+    """This process's read of the table at `version` or later, if it has one."""
+    with _table_reads_lock:
+        read = _table_reads.get(table_id)
+    return read if read is not None and read.version >= version else None
+
+
+def forget_table_reads() -> None:
+    """Tests that rewrite a match by hand."""
+    with _table_reads_lock:
+        _table_reads.clear()
+
+
+def _seats_of(table_id):
+    from .services.matches import seats_with_players
+
+    return list(seats_with_players().filter(table_id=table_id))
+
+
+def _seat_index_in(seats, player):
+    for seat in seats:
+        if seat.player_id == player.pk and seat.left_at is None:
+            return seat.index
+    return None
+
+
+def _view_from(read: TableRead, player, state=None):
+    from .services.presenter import seat_view
+
+    return seat_view(read.match, _seat_index_in(read.seats, player), state, seats=read.seats)
+
+
+def _table_payload(table_id, player, version=None):
+    """("state", seat view) once the match exists, else ("table", the waiting room).
+
+    `version`: the one a notice announced; a read of it (or later) made in this
+    process serves. Without one (a join, a resync, a presence change) it reads afresh."""
     from .models import Table
-    from .services.presenter import public_seats, seat_view
+    from .services.presenter import public_seats
 
+    if version is not None:
+        read = _read_at_least(table_id, version)
+        if read is not None:
+            return "state", _view_from(read, player)
+    started = time.monotonic()
     match = _match_for_view(table_id=table_id)
     if match is not None:
-        return "state", seat_view(match, _seat_index(match.table, player))
+        read = TableRead(match.version, started, match, list(match.table.seats.all()))
+        _remember_read(table_id, read)
+        return "state", _view_from(read, player)
     table = Table.objects.get(pk=table_id)
     return "table", {
         "type": "table",
@@ -495,17 +577,19 @@ def _seat_at_match(player, match_id) -> int:
 def _act(player, match_id, version, action):
     """Perform the action; (table id, the actor's new view) or a refusal."""
     from .models import Match
-    from .services.matches import MatchError, perform
-    from .services.presenter import seat_view
+    from .services.matches import MatchError, perform_for_player
 
-    seat = _seat_at_match(player, match_id)
     try:
-        perform(match_id, seat, action, version)
+        outcome = perform_for_player(match_id, player, action, version)
     except MatchError as exc:
         current = Match.objects.filter(pk=match_id).values_list("version", flat=True).first()
         raise Refusal(exc.code, exc.message, current) from exc
-    match = _match_for_view(pk=match_id)
-    return match.table_id, seat_view(match, seat)
+    # The committed match and position are what perform holds; the seats are read again
+    # now, after the commit, so that this read can serve the other seats' connections here.
+    table_id = outcome.match.table_id
+    read = TableRead(outcome.version, time.monotonic(), outcome.match, _seats_of(table_id))
+    _remember_read(table_id, read)
+    return table_id, _view_from(read, player, outcome.state)
 
 
 def _resign(player, match_id):

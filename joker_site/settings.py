@@ -118,12 +118,16 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            # channels_redis's layer with a pool that waits for a free connection (joker_site/channel_layer.py).
+            "BACKEND": "joker_site.channel_layer.RedisChannelLayer",
             "CONFIG": {
                 # redis-py 8 times reads out after 5 s by default, exactly as long as the
                 # BZPOPMIN a consumer blocks in: without more room a busy consumer's
                 # receive dies with "Timeout reading" and its socket closes (1011).
-                "hosts": [{"address": REDIS_URL, "socket_timeout": 15}],
+                # Each web process opens at most REDIS_LAYER_CONNECTIONS connections; a
+                # command beyond them waits up to 20 s for one instead of failing.
+                "hosts": [{"address": REDIS_URL, "socket_timeout": 15, "timeout": 20,
+                           "max_connections": int(os.environ.get("REDIS_LAYER_CONNECTIONS", "100"))}],
                 # group_send drops messages silently past capacity: leave room for
                 # bursts of "match moved" notices to a slow consumer.
                 "capacity": 1000,
@@ -216,7 +220,15 @@ WHITENOISE_USE_FINDERS = DEBUG
 DISCONNECT_GRACE_SECONDS = int(os.environ.get("DISCONNECT_GRACE_SECONDS", "60"))
 # A table nobody filled is closed (stakes refunded) after this long.
 UNFILLED_TABLE_SECONDS = int(os.environ.get("UNFILLED_TABLE_SECONDS", str(30 * 60)))
+# Move clocks are checked every CLOCK_TICK_SECONDS (games/tasks.py): a clock runs out at
+# most this late. A tick the worker could not start in time is dropped, the next one does its work.
+CLOCK_TICK_SECONDS = float(os.environ.get("CLOCK_TICK_SECONDS", "1"))
 CELERY_BEAT_SCHEDULE = {
+    "move-clocks": {
+        "task": "games.tasks.expire_clocks",
+        "schedule": CLOCK_TICK_SECONDS,
+        "options": {"expires": CLOCK_TICK_SECONDS * 5},
+    },
     "sweep-missed-timers": {
         "task": "games.tasks.sweep",
         "schedule": float(os.environ.get("SWEEP_INTERVAL_SECONDS", "10")),

@@ -7,10 +7,10 @@
    their personal access tokens.
 2. Starts `scripts/run_prod.py`: WEB_PROCESSES Daphne processes (default 2) on
    one port, a Celery worker and beat, DEBUG off.
-3. Plays MATCHES matches at once (alternately Japanese to 11 and classic
-   "short"; a slot whose match ends starts another) for DURATION seconds (default
-   60) with bot programs over the JSON protocol on loopback, in this one asyncio
-   process. Each bot answers every position where it is to act with a random
+3. Opens every bot's socket (20 handshakes at a time), then plays MATCHES
+   matches at once (alternately Japanese to 11 and classic "short"; a slot
+   whose match ends starts another) for DURATION seconds (default 60) with bot
+   programs over the JSON protocol on loopback, in this one asyncio process. Each bot answers every position where it is to act with a random
    legal action at once (no thinking time: the server is kept as busy as the
    bots can make it).
 4. Measures the time from sending an action to receiving the position it
@@ -172,13 +172,17 @@ class Bot:
         return json.loads(await asyncio.wait_for(self.socket.recv(), timeout))
 
     async def play(self):
-        """Until the match ends (True) or the run does (False)."""
+        """Until the match ends (True) or the run does (False).
+
+        Every move at the table brings every seat a position, so a seat that hears
+        nothing for MOVE_TIMEOUT while the run goes on has a stalled match (a lost
+        notice, a dead consumer): that counts as an error too."""
         while True:
             now = time.monotonic()
             if self.sent_at is not None:
                 timeout = MOVE_TIMEOUT  # our own move's position must come
             elif now < self.deadline:
-                timeout = self.deadline - now + 2  # the other side's move, or the end of the run
+                timeout = min(MOVE_TIMEOUT, self.deadline - now + 2)  # the next move, or the end of the run
             else:
                 return False
             try:
@@ -186,7 +190,8 @@ class Bot:
             except asyncio.TimeoutError:
                 if self.sent_at is None and time.monotonic() >= self.deadline:
                     return False  # the run ended while the others were to act
-                raise
+                waited = "its own move's position" if self.sent_at is not None else "any move at its table"
+                raise TimeoutError(f"no position for {MOVE_TIMEOUT:.0f} s (waiting for {waited})") from None
             kind = message["type"]
             if kind == "error":
                 self.measures.errors.append(f"{message['code']}: {message['message']}")
@@ -214,15 +219,26 @@ async def connect(url, token):
                                     max_size=2 ** 22, ping_interval=None, open_timeout=MOVE_TIMEOUT)
 
 
-async def match_slot(index, url, tokens, measures, deadline):
-    """Plays matches of one variant back to back until the run's time is up."""
-    variant, seats, options = VARIANTS[index % 2]
-    rng = random.Random(index)
+async def open_sockets(label, url, tokens, measures):
+    """One program's socket per token (None, and an error, when one cannot be opened)."""
     sockets = []
     try:
         async with HANDSHAKES:  # hundreds of sockets opening in the same instant is no real site's load
-            for token in tokens[:seats]:
+            for token in tokens:
                 sockets.append(await connect(url, token))
+        return sockets
+    except (asyncio.TimeoutError, OSError, Exception) as error:  # noqa: B014 - any failure counts
+        measures.errors.append(f"{label}: {type(error).__name__}: {error}")
+        for s in sockets:
+            await s.close()
+        return None
+
+
+async def match_slot(index, sockets, measures, deadline):
+    """Plays matches of one variant back to back until the run's time is up."""
+    variant, seats, options = VARIANTS[index % 2]
+    rng = random.Random(index)
+    try:
         bots = [Bot(s, measures, rng, deadline) for s in sockets]
         while time.monotonic() < deadline:
             await bots[0].send({"type": "create_table", "variant": variant, "options": options})
@@ -245,9 +261,7 @@ async def match_slot(index, url, tokens, measures, deadline):
             await s.close()
 
 
-async def pinger(url, token, measures, deadline):
-    async with HANDSHAKES:
-        socket = await connect(url, token)
+async def pinger(socket, measures, deadline):
     try:
         n = 0
         while time.monotonic() < deadline:
@@ -269,18 +283,28 @@ HANDSHAKES = None
 
 
 async def run_bots(port, tokens):
+    """Opens every socket first, then plays for DURATION: the run measures the matches,
+    not a storm of hundreds of handshakes in the same seconds (a real site's players
+    arrive over minutes)."""
     global HANDSHAKES
     HANDSHAKES = asyncio.Semaphore(20)
     url = f"ws://127.0.0.1:{port}/ws/play/"
     measures = Measures()
-    deadline = time.monotonic() + DURATION
-    slots, taken = [], 0
+    slot_tokens, taken = [], 0
     for index in range(MATCHES):
         seats = VARIANTS[index % 2][1]
-        slots.append(match_slot(index, url, tokens[taken:taken + seats], measures, deadline))
+        slot_tokens.append(tokens[taken:taken + seats])
         taken += seats
-    pingers = [pinger(url, tokens[taken + i], measures, deadline) for i in range(PINGERS)]
+    opening = time.monotonic()
+    slot_sockets = await asyncio.gather(*(open_sockets(f"slot {i}", url, t, measures)
+                                          for i, t in enumerate(slot_tokens)))
+    pinger_sockets = await asyncio.gather(*(open_sockets("pinger", url, [tokens[taken + i]], measures)
+                                            for i in range(PINGERS)))
+    log(f"loadtest: {taken + PINGERS} sockets open in {time.monotonic() - opening:.1f} s")
     started = time.monotonic()
+    deadline = started + DURATION
+    slots = [match_slot(i, sockets, measures, deadline) for i, sockets in enumerate(slot_sockets) if sockets]
+    pingers = [pinger(sockets[0], measures, deadline) for sockets in pinger_sockets if sockets]
     await asyncio.gather(*slots, *pingers)
     return measures, time.monotonic() - started
 

@@ -25,11 +25,13 @@ TIMEOUT = 10
 @pytest.fixture(autouse=True)
 def _close_protocol_thread_connections():
     """The protocol's pool threads keep database connections; close them before
-    pytest-django flushes or drops the test database."""
+    pytest-django flushes or drops the test database. The process's reads of
+    tables go too: the next test's tables may reuse their ids."""
     yield
-    from games.protocol import close_thread_connections
+    from games.protocol import close_thread_connections, forget_table_reads
 
     close_thread_connections()
+    forget_table_reads()
 
 
 @sync_to_async

@@ -20,7 +20,7 @@ from games.services.matches import (
     resign,
 )
 from games.services.tables import TableSettings
-from games.tasks import sweep
+from games.tasks import expire_clocks, sweep
 from tests.factories import make_player
 
 
@@ -201,7 +201,19 @@ def test_a_timeout_racing_the_players_own_move_counts_exactly_once():
 
 
 @pytest.mark.django_db
-def test_sweeper_catches_a_clock_whose_task_was_lost_and_closes_unfilled_tables(settings):
+def test_clock_tick_moves_for_the_matches_whose_time_is_up_and_no_other():
+    late, _ = _match(names=("ana", "beka"))
+    on_time, _ = _match(names=("ciko", "dito"))
+    started = timezone.now() - timedelta(seconds=late.table.clock_seconds + 1)
+    Match.objects.filter(pk=late.pk).update(turn_started_at=started)
+    assert expire_clocks() == 1
+    assert _fresh(late).version == 2
+    assert _fresh(on_time).version == 1
+    assert expire_clocks() == 0  # the bot's move started a new clock
+
+
+@pytest.mark.django_db
+def test_sweeper_catches_a_clock_the_ticks_missed_and_closes_unfilled_tables(settings):
     match, _ = _match()
     Match.objects.filter(pk=match.pk).update(turn_started_at=timezone.now() - timedelta(minutes=5))
     lonely = table_service.create_table(make_player("lonely"), TableSettings(variant="japanese"))

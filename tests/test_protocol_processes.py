@@ -88,7 +88,7 @@ def two_processes(transactional_db, tmp_path):
         JOKER_VAR_DIR=str(tmp_path / "var"),
         PYTHONUNBUFFERED="1",
     )
-    assert settings.CHANNEL_LAYERS["default"]["BACKEND"].startswith("channels_redis"), "needs REDIS_URL"
+    assert settings.CHANNEL_LAYERS["default"]["BACKEND"].endswith("RedisChannelLayer"), "needs REDIS_URL"
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     launcher = subprocess.Popen(
         [sys.executable, "-c", DIE_WITH_PARENT, sys.executable, str(ROOT / "scripts" / "run_prod.py"),

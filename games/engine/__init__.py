@@ -16,7 +16,7 @@ from .errors import (
 )
 from .japanese import JapaneseOptions, JapaneseState
 from .randomplay import play_random, random_deal
-from .record import FORMAT, new_state, replay_record, replay_text, state_from_record, to_record
+from .record import FORMAT, catch_up, new_state, replay_record, replay_text, state_from_record, to_record
 
 __all__ = [
     "Bid",
@@ -46,6 +46,7 @@ __all__ = [
     "replay_text",
     "shuffled_deck",
     "state_from_record",
+    "catch_up",
     "timeout_action",
     "to_record",
 ]

@@ -119,6 +119,32 @@ def state_from_record(doc):
     return state
 
 
+def catch_up(state, doc) -> None:
+    """Bring ``state``, an earlier position of the game ``doc`` records, up to the record.
+
+    Records only grow (actions, then deals, then an end), so only what ``doc``
+    adds is applied: a few steps instead of a replay from the start. The record
+    is trusted to be of this game (the site's own stored record); an action or
+    deal that does not fit raises like a replay does, and the caller replays
+    the whole record instead."""
+    have = state.record_deals()
+    deals = doc["deals"]
+    if len(have) > len(deals):
+        raise ValueError("the record has fewer deals than the position")
+    if have:
+        current = len(have) - 1
+        state.apply_records(deals[current]["actions"][len(have[current]["actions"]):])
+    for deal in deals[len(have):]:
+        if "columns" in deal:
+            state.deal(deal["hands"], deal["columns"])
+        else:
+            state.deal(deal["hands"], deal.get("trump_card"))
+        state.apply_records(deal["actions"])
+    end = doc.get("end")
+    if end is not None and state.end is None:
+        state.end_game(end.get("reason"), end.get("seat"))
+
+
 def refusal(error: RecordError) -> dict:
     return {"ok": False, "deal": error.deal, "action": error.action, "error": f"{error.code}: {error.message}"}
 

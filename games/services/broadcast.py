@@ -5,12 +5,18 @@ version: a consumer that misses one (channel layers deliver at most once)
 catches up on the next, or when its client resyncs.
 """
 
+import asyncio
 import logging
+import os
+import threading
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import AsyncToSync, SyncToAsync
 from channels.layers import get_channel_layer
 
 log = logging.getLogger(__name__)
+
+_in_flight = set()  # the notices handed to the server's loop and not yet sent (a task needs a reference)
+_in_flight_lock = threading.Lock()
 
 LOBBY_GROUP = "lobby"
 
@@ -23,10 +29,55 @@ def _send(group: str, message: dict) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
+    loop = _server_loop()
+    if loop is not None:
+        _hand_to_loop(loop, layer, group, message)
+        return
+    # A Celery worker, a script, or a server thread while the server stops: send on a
+    # loop of its own and wait. (Plain async_to_sync would hand the send to the server's
+    # stopped loop, which never runs it: the thread, and the process's exit, hung.)
     try:
-        async_to_sync(layer.group_send)(group, message)
+        AsyncToSync(layer.group_send, force_new_loop=True)(group, message)
     except Exception:  # a broadcast failure must never undo a committed move
         log.exception("broadcast to %s failed", group)
+
+
+def _server_loop():
+    """The web server's running event loop when this is one of its database threads, else None.
+
+    Waiting there for the send (what async_to_sync does) holds the database
+    thread until the busy loop gets round to it, tens of milliseconds under
+    load, while the move is already committed."""
+    if getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) != os.getpid():
+        return None
+    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    if loop is None or loop.is_closed() or not loop.is_running():
+        return None
+    try:
+        asyncio.get_running_loop()
+        return None  # this thread runs a loop of its own
+    except RuntimeError:
+        return loop
+
+
+def _hand_to_loop(loop, layer, group: str, message: dict) -> None:
+    """Send on the server's loop without waiting for it (the notice carries its version, so
+    one arriving after a later one changes nothing)."""
+    try:
+        future = asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop)
+    except RuntimeError:  # the loop closed just now
+        log.warning("broadcast to %s dropped: the server is stopping", group)
+        return
+    with _in_flight_lock:
+        _in_flight.add(future)
+
+    def sent(done):
+        with _in_flight_lock:
+            _in_flight.discard(done)
+        if not done.cancelled() and done.exception() is not None:
+            log.error("broadcast to %s failed", group, exc_info=done.exception())
+
+    future.add_done_callback(sent)
 
 
 def lobby_changed() -> None:

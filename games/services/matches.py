@@ -44,6 +44,11 @@ class MatchError(Exception):
 class Outcome:
     version: int
     finished: bool
+    # The committed match (table and seats with players loaded) and its position:
+    # enough to render any seat's view without reading the database again.
+    match: Match | None = None
+    state: object = None
+    seat: int | None = None
 
 
 # --- Deals anyone can verify ----------------------------------------------------
@@ -88,9 +93,12 @@ def _deal_next(state, match_secrets: list) -> None:
 # classic game), and every move and every rendered view needs the position. A
 # committed (match, version) never changes, so each process keeps the latest
 # positions it has seen; `created_at` tells apart a match that reuses the id of
-# one from an earlier, dropped database.
+# one from an earlier, dropped database. A process that holds an earlier
+# position of a match (its players' moves were made in another process) brings
+# a copy of it up to the record with just the new actions: records only grow.
 STATE_CACHE_SIZE = 2048
 _states: OrderedDict = OrderedDict()
+_newest_version: dict = {}  # (match id, created_at) -> the newest version in _states
 _states_lock = threading.Lock()
 
 
@@ -99,30 +107,66 @@ def _state_key(match: Match):
 
 
 def load_state(match: Match):
-    """The engine state of `match` at its version: a copy the caller may change."""
+    """The engine state of `match` at its version: a copy the caller may change.
+
+    A `match` read without its record (`defer("record")`, the cheap read for a
+    view) that misses the cache is read again whole: the record read now may be
+    of a later version than the row, and a position must never be shown, or
+    remembered, under another version's number."""
     key = _state_key(match)
     with _states_lock:
         cached = _states.get(key)
         if cached is not None:
             _states.move_to_end(key)
     if cached is None:
-        cached = engine.state_from_record(match.record)
+        if "record" in match.get_deferred_fields():
+            match.refresh_from_db(fields=_ROW_FIELDS)  # one query: version, record and the rest agree
+            return load_state(match)
+        cached = _caught_up(match) or engine.state_from_record(match.record)
         _remember_state(key, cached)
     return cached.copy()
 
 
+def _caught_up(match: Match):
+    """The position at `match.version` from an earlier cached one and the record's new
+    actions, or None when this process holds no earlier position of the match."""
+    match_key = _state_key(match)[:2]
+    with _states_lock:
+        version = _newest_version.get(match_key)
+        earlier = _states.get((*match_key, version)) if version is not None and version < match.version else None
+    if earlier is None:
+        return None
+    state = earlier.copy()
+    try:
+        engine.catch_up(state, match.record)
+    except Exception:  # never trust a shortcut over the full replay
+        log.exception("catching match %s up from version %s failed; replaying it whole", match.pk, version)
+        return None
+    return state
+
+
+# Every column of a match but its table (which never changes and is already loaded).
+_ROW_FIELDS = [f.attname for f in Match._meta.concrete_fields if f.attname not in ("id", "table_id")]
+
+
 def _remember_state(key, state) -> None:
+    match_key, version = key[:2], key[2]
     with _states_lock:
         _states[key] = state
         _states.move_to_end(key)
+        if _newest_version.get(match_key, -1) < version:
+            _newest_version[match_key] = version
         while len(_states) > STATE_CACHE_SIZE:
-            _states.popitem(last=False)
+            (old_id, old_created, old_version), _ = _states.popitem(last=False)
+            if _newest_version.get((old_id, old_created)) == old_version:
+                del _newest_version[(old_id, old_created)]
 
 
 def forget_states() -> None:
     """Empty this process's position cache (tests that rewrite a record by hand)."""
     with _states_lock:
         _states.clear()
+        _newest_version.clear()
 
 
 def _players(table: Table):
@@ -156,24 +200,75 @@ def start_match(table: Table) -> Match:
 TIMEOUTS_BEFORE_GONE = 3  # clock expiries in a row after which a player counts as gone
 
 
-def _locked_match(match_id: int) -> Match:
-    return Match.objects.select_for_update(of=("self",)).select_related("table").get(pk=match_id)
+def seats_with_players():
+    """Seats with their players and users, in no order: compiling Seat's default ordering
+    costs more than sorting four seats (presenter.public_seats sorts them)."""
+    from ..models import Seat
+
+    return Seat.objects.select_related("player__user").order_by()
+
+
+def _locked_match(match_id: int, with_seats: bool = False) -> Match:
+    """The match row, locked until the transaction ends, with its table.
+
+    `with_seats` also loads the seats with their players (one query, not
+    locked): for a caller that changes no seat's presence, so that the list it
+    keeps stays true and the view after the move needs no further query."""
+    matches = Match.objects.select_for_update(of=("self",)).select_related("table")
+    if with_seats:
+        from django.db.models import Prefetch
+
+        matches = matches.prefetch_related(Prefetch("table__seats", queryset=seats_with_players()))
+    return matches.get(pk=match_id)
 
 
 def perform(match_id: int, seat: int, action: dict, expected_version: int) -> Outcome:
     """Apply one player's action, or refuse it and change nothing."""
     with transaction.atomic():
-        match = _locked_match(match_id)
-        if match.status != MatchStatus.RUNNING:
-            raise MatchError("match_over", _("This match is over."))
-        if expected_version != match.version:
-            raise MatchError("stale_version", _("The table has moved on; your view has been refreshed."),
-                             {"version": match.version})
-        state = load_state(match)
-        _apply(state, seat, action)
-        match.table.seats.filter(index=seat, timeouts_in_row__gt=0).update(timeouts_in_row=0)
-        _after_move(match, state)
-        return Outcome(version=match.version, finished=match.status != MatchStatus.RUNNING)
+        match = _locked_match(match_id, with_seats=True)
+        state = _perform_locked(match, seat, action, expected_version)
+    return Outcome(version=match.version, finished=match.status != MatchStatus.RUNNING, match=match, state=state,
+                   seat=seat)
+
+
+def perform_for_player(match_id: int, player, action: dict, expected_version: int) -> Outcome:
+    """`perform` for the seat `player` holds at the match, found under the same lock
+    (a program names the match, not its seat)."""
+    with transaction.atomic():
+        try:
+            match = _locked_match(match_id, with_seats=True)
+        except Match.DoesNotExist:
+            raise MatchError("no_such_match", _("There is no such match.")) from None
+        seat = next((s.index for s in match.table.seats.all()
+                     if s.player_id == player.pk and s.left_at is None), None)
+        if seat is None:
+            raise MatchError("not_seated", _("You are not sitting at this table."), {"version": match.version})
+        state = _perform_locked(match, seat, action, expected_version)
+    return Outcome(version=match.version, finished=match.status != MatchStatus.RUNNING, match=match, state=state,
+                   seat=seat)
+
+
+def _perform_locked(match: Match, seat: int, action: dict, expected_version: int):
+    """The move itself, on the locked match (with its seats): the new position, or a refusal."""
+    if match.status != MatchStatus.RUNNING:
+        raise MatchError("match_over", _("This match is over."))
+    if expected_version != match.version:
+        raise MatchError("stale_version", _("The table has moved on; your view has been refreshed."),
+                         {"version": match.version})
+    state = load_state(match)
+    _apply(state, seat, action)
+    _reset_timeouts(match, seat)
+    _after_move(match, state)
+    return state
+
+
+def _reset_timeouts(match: Match, seat_index: int) -> None:
+    """A player's own move ends their run of timeouts (the seats were read under the match lock,
+    and only moves, made under that lock, change the count)."""
+    for seat in match.table.seats.all():
+        if seat.index == seat_index and seat.timeouts_in_row > 0:
+            seat.timeouts_in_row = 0
+            seat.save(update_fields=["timeouts_in_row"])
 
 
 def _apply(state, seat: int, action: dict) -> None:
@@ -187,7 +282,7 @@ def _apply(state, seat: int, action: dict) -> None:
 
 
 def _after_move(match: Match, state) -> None:
-    """Deal on, let bot seats move, finish or save, and start the next move's clock."""
+    """Deal on, let bot seats move, finish or save (which starts the next move's clock)."""
     _advance(match, state)
     _play_bot_seats(match, state)
     _save(match, state)
@@ -220,27 +315,20 @@ def bot_move(state, seat):
 
 
 def _save(match: Match, state) -> None:
+    """Store the new position as the next version.
+
+    The new `turn_started_at` is the next move's clock: no timer is queued per
+    move; the clock tick (games.tasks.expire_clocks, every CLOCK_TICK_SECONDS)
+    finds the running matches whose time is up and calls `clock_ran_out`."""
     match.record = engine.to_record(state, match.record["players"])
     match.version += 1
     match.turn_started_at = timezone.now()
     match.save()
-    table_id, match_id, version = match.table_id, match.pk, match.version
+    table_id, version = match.table_id, match.version
     # Only a committed version is a position anyone will ask for again.
     key, saved = _state_key(match), state.copy()
     transaction.on_commit(lambda: _remember_state(key, saved))
     transaction.on_commit(lambda: broadcast.table_changed(table_id, version))
-    if match.status == MatchStatus.RUNNING:
-        clock_seconds = match.table.clock_seconds
-        transaction.on_commit(lambda: _schedule_clock(match_id, version, clock_seconds))
-
-
-def _schedule_clock(match_id: int, version: int, clock_seconds: int) -> None:
-    from games.tasks import clock_expired
-
-    try:
-        clock_expired.apply_async((match_id, version), countdown=clock_seconds)
-    except Exception:  # the sweeper catches a clock whose task could not be queued
-        log.exception("could not schedule the clock of match %s", match_id)
 
 
 # --- Timeouts, leaving, resigning -----------------------------------------------------

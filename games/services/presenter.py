@@ -25,17 +25,20 @@ def seat_of(table: Table, player) -> int | None:
     return None
 
 
-def _seats_with_players(table: Table):
-    """The table's seats in order, from a prefetch when the caller made one (no query)."""
+def _seats_with_players(table: Table, seats=None):
+    """The table's seats in order: `seats` when the caller read them, else from a prefetch
+    when the caller made one (no query), else from the database."""
+    if seats is not None:
+        return sorted(seats, key=lambda seat: seat.index)
     if "seats" in getattr(table, "_prefetched_objects_cache", {}):
         return sorted(table.seats.all(), key=lambda seat: seat.index)
     return table.seats.select_related("player__user").order_by("index")
 
 
-def public_seats(table: Table) -> list[dict]:
-    seats = []
-    for seat in _seats_with_players(table):
-        seats.append({
+def public_seats(table: Table, seats=None) -> list[dict]:
+    public = []
+    for seat in _seats_with_players(table, seats):
+        public.append({
             "index": seat.index,
             "name": seat.player.display_name_text if seat.player_id else None,
             "is_bot": seat.is_bot or seat.left_at is not None,
@@ -44,7 +47,7 @@ def public_seats(table: Table) -> list[dict]:
             "grace_until": (seat.disconnected_at + timedelta(seconds=settings.DISCONNECT_GRACE_SECONDS)).isoformat()
             if seat.disconnected_at and not seat.left_at else None,
         })
-    return seats
+    return public
 
 
 def revealed_deals(match: Match, state) -> list[dict]:
@@ -60,8 +63,9 @@ def revealed_deals(match: Match, state) -> list[dict]:
     return out
 
 
-def seat_view(match: Match, seat: int | None, state=None) -> dict:
-    """The complete state one seat may see, with the match's version."""
+def seat_view(match: Match, seat: int | None, state=None, seats=None) -> dict:
+    """The complete state one seat may see, with the match's version (`seats`: the table's
+    seats with their players, when the caller has read them)."""
     state = state if state is not None else load_state(match)
     table = match.table
     deadline = None
@@ -73,7 +77,7 @@ def seat_view(match: Match, seat: int | None, state=None) -> dict:
         "version": match.version,
         "status": match.status,
         "view": state.view(seat),
-        "seats": public_seats(table),
+        "seats": public_seats(table, seats),
         "clock_seconds": table.clock_seconds,
         "turn_deadline": deadline,
         "commitments": revealed_deals(match, state),
