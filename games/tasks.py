@@ -1,16 +1,13 @@
 """Timers of the live match, run by Celery.
 
-Move clocks are read from the database: each match's clock is its
-`turn_started_at` plus its table's `clock_seconds`, and beat runs
-`expire_clocks` every CLOCK_TICK_SECONDS to let the bot move for every seat
-whose time is up. A move therefore queues nothing (a task per move was most of
-the broker's and the worker's work under load), and a clock runs out at most
-one tick late. A disconnect's grace is a task of its own (rare).
-
-Each expiry carries what it was meant for (the match version, the moment a
-player disconnected) and acts only if that is still the case, so a late,
-duplicate or overlapping run does nothing; nothing relies on revoking tasks.
-The sweeper catches a grace whose task was lost.
+Every move starts its clock: `clock_expired` is queued with a countdown of the
+table's move time, carrying the match and its version. A disconnect starts a
+grace the same way (`grace_expired`, carrying the moment of the disconnect).
+Each task acts only if that is still the case (a conditional update under the
+match's row lock), so a late, duplicate or redelivered task does nothing and
+nothing relies on revoking tasks. Beat runs `sweep` every few seconds: it
+catches a clock or grace whose task was lost (the worker was down, the broker
+lost it) and closes tables that never filled.
 """
 
 from datetime import timedelta
@@ -20,24 +17,16 @@ from django.conf import settings
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-# A timer is only "missed" once it is this late: the clock tick or the grace task normally runs first.
+# A timer is only "missed" once it is this late: its own task normally runs first.
 SWEEP_SLACK = timedelta(seconds=5)
 
 
 @shared_task(ignore_result=True)
 def clock_expired(match_id: int, version: int) -> bool:
-    """One match's clock at one version (what earlier releases queued per move; still honoured)."""
+    """The move clock of one match at one version ran out (queued by every move)."""
     from games.services.matches import clock_ran_out
 
     return clock_ran_out(match_id, version)
-
-
-@shared_task(ignore_result=True)
-def expire_clocks() -> int:
-    """The bot moves for every running match whose move clock has run out; how many it moved."""
-    from games.services.matches import clock_ran_out
-
-    return sum(1 for match_id, version in overdue_clocks(timezone.now()) if clock_ran_out(match_id, version))
 
 
 def overdue_clocks(now, slack=timedelta(0)) -> list[tuple[int, int]]:
@@ -66,7 +55,7 @@ def grace_expired(seat_id: int, disconnected_at: str) -> bool:
 
 @shared_task(ignore_result=True)
 def sweep() -> dict:
-    """Catch clocks a tick missed and graces whose task was lost, close tables that never filled."""
+    """Catch clocks and graces whose task was lost, close tables that never filled."""
     from games.models import Seat, Table, TableStatus
     from games.services.matches import clock_ran_out, grace_ran_out
     from games.services.tables import close_stale_table

@@ -220,15 +220,7 @@ WHITENOISE_USE_FINDERS = DEBUG
 DISCONNECT_GRACE_SECONDS = int(os.environ.get("DISCONNECT_GRACE_SECONDS", "60"))
 # A table nobody filled is closed (stakes refunded) after this long.
 UNFILLED_TABLE_SECONDS = int(os.environ.get("UNFILLED_TABLE_SECONDS", str(30 * 60)))
-# Move clocks are checked every CLOCK_TICK_SECONDS (games/tasks.py): a clock runs out at
-# most this late. A tick the worker could not start in time is dropped, the next one does its work.
-CLOCK_TICK_SECONDS = float(os.environ.get("CLOCK_TICK_SECONDS", "1"))
 CELERY_BEAT_SCHEDULE = {
-    "move-clocks": {
-        "task": "games.tasks.expire_clocks",
-        "schedule": CLOCK_TICK_SECONDS,
-        "options": {"expires": CLOCK_TICK_SECONDS * 5},
-    },
     "sweep-missed-timers": {
         "task": "games.tasks.sweep",
         "schedule": float(os.environ.get("SWEEP_INTERVAL_SECONDS", "10")),

@@ -20,7 +20,7 @@ from games.services.matches import (
     resign,
 )
 from games.services.tables import TableSettings
-from games.tasks import expire_clocks, sweep
+from games.tasks import sweep
 from tests.factories import make_player
 
 
@@ -201,19 +201,7 @@ def test_a_timeout_racing_the_players_own_move_counts_exactly_once():
 
 
 @pytest.mark.django_db
-def test_clock_tick_moves_for_the_matches_whose_time_is_up_and_no_other():
-    late, _ = _match(names=("ana", "beka"))
-    on_time, _ = _match(names=("ciko", "dito"))
-    started = timezone.now() - timedelta(seconds=late.table.clock_seconds + 1)
-    Match.objects.filter(pk=late.pk).update(turn_started_at=started)
-    assert expire_clocks() == 1
-    assert _fresh(late).version == 2
-    assert _fresh(on_time).version == 1
-    assert expire_clocks() == 0  # the bot's move started a new clock
-
-
-@pytest.mark.django_db
-def test_sweeper_catches_a_clock_the_ticks_missed_and_closes_unfilled_tables(settings):
+def test_sweeper_catches_a_clock_whose_task_was_lost_and_closes_unfilled_tables(settings):
     match, _ = _match()
     Match.objects.filter(pk=match.pk).update(turn_started_at=timezone.now() - timedelta(minutes=5))
     lonely = table_service.create_table(make_player("lonely"), TableSettings(variant="japanese"))
@@ -223,3 +211,29 @@ def test_sweeper_catches_a_clock_the_ticks_missed_and_closes_unfilled_tables(set
     assert _fresh(match).version == 2
     lonely.refresh_from_db()
     assert lonely.status == TableStatus.CLOSED
+
+
+@pytest.mark.django_db
+def test_every_move_queues_its_clock_task_with_the_match_its_version_and_the_move_time(
+        settings, django_capture_on_commit_callbacks):
+    """The task really reaches the broker the site uses (Redis under `make test`)."""
+    import json
+
+    import redis
+    from celery import current_app
+
+    if not settings.CELERY_BROKER_URL.startswith("redis://"):
+        pytest.skip("this test reads the Redis broker's queue")
+    broker = redis.Redis.from_url(settings.CELERY_BROKER_URL)
+    queue = current_app.conf.task_default_queue
+    broker.delete(queue)
+    match, _players = _match(clock_seconds=30)
+    state = load_state(match)
+    with django_capture_on_commit_callbacks(execute=True):
+        perform(match.pk, state.to_act, state.legal_actions(state.to_act)[0].to_record(), match.version)
+    queued = [json.loads(raw)["headers"] for raw in broker.lrange(queue, 0, -1)]
+    clocks = [h for h in queued if h["task"] == "games.tasks.clock_expired"]
+    assert [h["argsrepr"] for h in clocks] == [f"({match.pk}, {match.version + 1})"]
+    due = timezone.datetime.fromisoformat(clocks[0]["eta"])
+    assert timedelta(seconds=28) < due - timezone.now() <= timedelta(seconds=30)
+    broker.delete(queue)

@@ -48,7 +48,8 @@ def classic_match(django_db_setup, django_db_blocker):
 @pytest.fixture(scope="module")
 def japanese_match(django_db_setup, django_db_blocker):
     with kept_for_the_module(django_db_blocker):
-        match, _players = finished_match("japanese", ("fair_j", "fair_k"), seed=9, target=11)
+        # To 21: one deal cannot reach it, so there is always a second deal to tamper with.
+        match, _players = finished_match("japanese", ("fair_j", "fair_k"), seed=9, target=21)
         yield match
 
 
@@ -107,7 +108,8 @@ def test_swapping_a_japanese_columns_face_down_and_face_up_cards_fails_the_check
     changed = copy.deepcopy(record)
     column = changed["deals"][1]["columns"][0][2]
     column.reverse()
-    assert statuses(check_deals(changed, fairness))[:3] == [VERIFIED, MISMATCH, VERIFIED]
+    found = statuses(check_deals(changed, fairness))
+    assert found[:2] == [VERIFIED, MISMATCH] and set(found[2:]) <= {VERIFIED}
 
 
 def test_a_different_salt_fails_the_check(japanese_match):

@@ -315,20 +315,32 @@ def bot_move(state, seat):
 
 
 def _save(match: Match, state) -> None:
-    """Store the new position as the next version.
+    """Store the new position as the next version, and start its move clock.
 
-    The new `turn_started_at` is the next move's clock: no timer is queued per
-    move; the clock tick (games.tasks.expire_clocks, every CLOCK_TICK_SECONDS)
-    finds the running matches whose time is up and calls `clock_ran_out`."""
+    The clock is a Celery task due when the time is up, carrying the match and
+    this version; it acts only if the match is still there (`clock_ran_out`), so
+    nothing ever revokes it. The sweeper catches a clock whose task was lost."""
     match.record = engine.to_record(state, match.record["players"])
     match.version += 1
     match.turn_started_at = timezone.now()
     match.save()
-    table_id, version = match.table_id, match.version
+    table_id, match_id, version = match.table_id, match.pk, match.version
     # Only a committed version is a position anyone will ask for again.
     key, saved = _state_key(match), state.copy()
     transaction.on_commit(lambda: _remember_state(key, saved))
     transaction.on_commit(lambda: broadcast.table_changed(table_id, version))
+    if match.status == MatchStatus.RUNNING:
+        clock_seconds = match.table.clock_seconds
+        transaction.on_commit(lambda: _schedule_clock(match_id, version, clock_seconds))
+
+
+def _schedule_clock(match_id: int, version: int, clock_seconds: int) -> None:
+    from games.tasks import clock_expired
+
+    try:
+        clock_expired.apply_async((match_id, version), countdown=clock_seconds)
+    except Exception:  # the sweeper catches a clock whose task could not be queued
+        log.exception("could not schedule the clock of match %s", match_id)
 
 
 # --- Timeouts, leaving, resigning -----------------------------------------------------
@@ -338,6 +350,9 @@ def clock_ran_out(match_id: int, version: int) -> bool:
 
     Conditional on the match still being at that version, so a late, repeated
     or redelivered task does nothing. Returns whether a move was made."""
+    # Most clocks are outlived by a move: those tasks end here without taking the row lock.
+    if not Match.objects.filter(pk=match_id, version=version, status=MatchStatus.RUNNING).exists():
+        return False
     with transaction.atomic():
         match = _locked_match(match_id)
         if match.status != MatchStatus.RUNNING or match.version != version:
