@@ -237,3 +237,12 @@ def test_every_move_queues_its_clock_task_with_the_match_its_version_and_the_mov
     due = timezone.datetime.fromisoformat(clocks[0]["eta"])
     assert timedelta(seconds=28) < due - timezone.now() <= timedelta(seconds=30)
     broker.delete(queue)
+
+
+@pytest.mark.django_db
+def test_a_grace_task_for_a_seat_given_up_before_the_start_does_nothing():
+    player = make_player("tamar")
+    table = table_service.create_table(player, TableSettings(variant="japanese"))
+    seat = Seat.objects.get(table=table, player=player)
+    table_service.stand(table.pk, player)
+    assert grace_ran_out(seat.pk, timezone.now()) is False

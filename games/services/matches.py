@@ -377,7 +377,9 @@ def grace_ran_out(seat_id: int, disconnected_at) -> bool:
     from ..models import Seat
 
     with transaction.atomic():
-        seat = Seat.objects.select_related("table").get(pk=seat_id)
+        seat = Seat.objects.select_related("table").filter(pk=seat_id).first()
+        if seat is None:  # the seat was given up before its table started: nothing to forfeit
+            return False
         match = Match.objects.filter(table_id=seat.table_id).first()
         if match is None:
             return False
