@@ -229,6 +229,11 @@ class PlayConsumer(AsyncWebsocketConsumer):
             return
         await self._send_view(table_id, view)
 
+    async def on_rematch(self, message):
+        """After a match: sit at its rematch (the first to ask creates it; the others meet there)."""
+        table_id = await in_thread(_rematch)(self.player, _int_field(message, "table"))
+        await self._subscribe(table_id, message)
+
     async def on_resign(self, message):
         match_id = _int_field(message, "match")
         table_id, view = await in_thread(_resign)(self.player, match_id)
@@ -304,7 +309,7 @@ def _reply(message, data):
     return data
 
 
-MESSAGE_TYPES = ("hello", "create_table", "join_table", "leave_table", "act", "resync", "resign", "ping")
+MESSAGE_TYPES = ("hello", "create_table", "join_table", "leave_table", "act", "resync", "resign", "rematch", "ping")
 
 
 def parse_message(text_data) -> dict:
@@ -416,6 +421,18 @@ def _leave_table(player, table_id):
         raise Refusal("no_such_table", _("There is no such table."))
     try:
         stand(table_id, player)
+    except TableError as exc:
+        raise Refusal(exc.code, exc.message) from exc
+
+
+def _rematch(player, table_id) -> int:
+    from .models import Table
+    from .services.tables import TableError, offer_rematch
+
+    try:
+        return offer_rematch(table_id, player).pk
+    except Table.DoesNotExist:
+        raise Refusal("no_such_table", _("There is no such table.")) from None
     except TableError as exc:
         raise Refusal(exc.code, exc.message) from exc
 

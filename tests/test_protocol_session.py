@@ -128,3 +128,28 @@ async def test_after_a_reconnect_hello_and_resync_give_the_same_position():
         assert (await client.state_at(version))["version"] == version
     for client in clients:
         await client.close()
+
+
+async def test_after_a_match_both_programs_ask_for_a_rematch_and_meet_at_one_new_table():
+    players = [await make_program_player(n) for n in ("rm_alice", "rm_bob")]
+    match = await _japanese_match([p for p, _ in players])
+    alice, bob = [await ProgramClient.connect(token) for _, token in players]
+    await alice.send({"type": "rematch", "table": match.table_id, "id": 1})
+    early = await alice.receive_type("error")
+    assert (early["code"], early["id"]) == ("not_finished", 1)
+
+    await bob.send({"type": "resign", "match": match.pk})
+    assert (await bob.receive_type("state"))["view"]["finished"]
+    await alice.send({"type": "rematch", "table": 999999})
+    assert (await alice.receive_type("error"))["code"] == "no_such_table"
+    await alice.send({"type": "rematch", "table": match.table_id, "id": 2})
+    waiting = await alice.receive_type("table")
+    assert waiting["id"] == 2 and waiting["table"] != match.table_id and waiting["status"] == "open"
+    assert waiting["seat"] == 0 and waiting["options"]["target"] == 11
+
+    await bob.send({"type": "rematch", "table": match.table_id})
+    started = await bob.receive_type("state")
+    assert started["table"] == waiting["table"] and started["version"] == 1
+    assert (await alice.receive_type("state"))["table"] == waiting["table"]
+    await alice.close()
+    await bob.close()
