@@ -89,6 +89,7 @@ def table_detail(request, table_id):
         "player": player,
         "my_seat": next((s for s in seats.values() if player and s.player_id == player.pk), None),
         "join_form": JoinForm(),
+        "rematch_for_me": table_service.may_join_rematch(table, player),
     }
     return render(request, "games/table_wait.html", context)
 

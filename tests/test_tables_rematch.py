@@ -7,6 +7,7 @@ from coins.services import balance_of
 from games.models import Match, MatchStatus, Table, TableStatus
 from games.services import tables as table_service
 from games.services.matches import resign
+from games.services.lobby import visible_open_tables
 from games.services.tables import TableError, TableSettings
 from tests.factories import PASSWORD, make_friends, make_player
 
@@ -61,13 +62,20 @@ def test_the_other_player_joins_the_offered_rematch_without_the_password_and_it_
     assert Match.objects.get(table=rematch).status == MatchStatus.RUNNING
 
 
-def test_a_stranger_still_needs_the_password_of_a_rematch_table():
+def test_a_rematch_is_kept_for_the_players_of_the_match_before_it():
     old, (tamar, levan) = finished_japanese_table(visibility="password", password=TABLE_PASSWORD)
     rematch = table_service.offer_rematch(old.pk, tamar)
+    stranger = make_player("stranger")
     with pytest.raises(TableError) as refusal:
-        table_service.sit(rematch.pk, make_player("stranger"), password="")
-    assert refusal.value.code == "wrong_password"
+        table_service.sit(rematch.pk, stranger, password=TABLE_PASSWORD)
+    assert refusal.value.code == "rematch_reserved"
     assert rematch.seats.count() == 1
+    assert rematch in visible_open_tables(levan) and rematch not in visible_open_tables(stranger)
+    assert rematch not in visible_open_tables(None)
+    page = logged_in(stranger).get(f"/en/tables/{rematch.pk}/").content.decode()
+    assert "This rematch is kept for the players of the match before it." in page and "join-form" not in page
+    page = logged_in(levan).get(f"/en/tables/{rematch.pk}/").content.decode()
+    assert "your seat is kept for you" in page and "join-form" in page and 'name="password"' not in page
 
 
 def test_both_asking_for_a_rematch_meet_at_one_table_and_a_double_click_changes_nothing():

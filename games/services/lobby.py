@@ -1,15 +1,16 @@
 """The lobby's list of open tables, in a fixed number of queries."""
 
-from django.db.models import Count, Q
+from django.db.models import Count, Exists, OuterRef, Q
 
 from accounts.friends import friend_ids
 
-from ..models import Table, TableStatus, Visibility
+from ..models import Seat, Table, TableStatus, Visibility
 
 
 def visible_open_tables(player, *, variant=None, stake=None):
     """Open tables this player may see: open and password tables for everyone,
-    friends-only tables for the creator and the creator's friends.
+    friends-only tables for the creator and the creator's friends, a rematch for
+    the players of the match before it.
 
     Two queries whatever the number of tables: the player's friends, then the
     tables with their creators and seat counts."""
@@ -17,9 +18,14 @@ def visible_open_tables(player, *, variant=None, stake=None):
     if player is not None and not player.is_guest:
         friends = list(friend_ids(player.user))
         visible |= Q(creator=player) | Q(visibility=Visibility.FRIENDS, creator__user_id__in=friends)
+    # A rematch is listed only to the players of the match before it (they alone may join).
+    rematch_for_me = Q(rematch_of__isnull=True)
+    if player is not None:
+        rematch_for_me |= Q(Exists(Seat.objects.filter(table_id=OuterRef("rematch_of_id"), player=player)))
     tables = (
         Table.objects.filter(status=TableStatus.OPEN)
         .filter(visible)
+        .filter(rematch_for_me)
         .select_related("creator__user")
         .annotate(seats_taken=Count("seats"))
         .order_by("-created_at")

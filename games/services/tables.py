@@ -117,6 +117,9 @@ def sit(table_id: int, player, *, password: str = "", client_key: str = "", seat
         if existing:
             return existing
         _check_may_sit(table, player)
+        if table.rematch_of_id is not None and not _played_the_match_before(table, player):
+            raise TableError(_("This rematch is kept for the players of the match before it."),
+                             "rematch_reserved")
         if (table.visibility == Visibility.PASSWORD and player.pk != table.creator_id
                 and not _played_the_match_before(table, player)):
             check_table_password(table, player, password, client_key or f"player:{player.pk}")
@@ -128,9 +131,17 @@ def sit(table_id: int, player, *, password: str = "", client_key: str = "", seat
 
 
 def _played_the_match_before(table: Table, player) -> bool:
-    """A rematch table lets in, without its password, everyone who sat at the table before."""
+    """A rematch table lets in, without its password, everyone who sat at the table
+    before, and nobody else."""
     return (table.rematch_of_id is not None and player is not None
             and Seat.objects.filter(table_id=table.rematch_of_id, player=player).exists())
+
+
+def may_join_rematch(table: Table, player) -> bool | None:
+    """None for an ordinary table; for a rematch, whether this player played the match before."""
+    if table.rematch_of_id is None:
+        return None
+    return _played_the_match_before(table, player)
 
 
 def waiting_rematch(table: Table) -> Table | None:
