@@ -11,6 +11,7 @@ from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
 
@@ -20,7 +21,7 @@ from .services.broadcast import LOBBY_GROUP, table_group
 log = logging.getLogger(__name__)
 
 
-LANGUAGES = ("ka", "ru", "en")
+LANGUAGES = tuple(code for code, _name in settings.LANGUAGES)
 
 
 def _language_of(scope):

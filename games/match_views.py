@@ -1,6 +1,7 @@
 """The match page: the same seat view the JSON protocol sends, rendered as HTML."""
 
 from django.shortcuts import render
+
 from .services.presenter import SUIT_SYMBOLS, seat_of, seat_view
 from .templatetags.cards import seat_name
 
@@ -145,9 +146,9 @@ def rematch_offer(table, player) -> dict | None:
     left too): ask for a rematch, or join (or go back to) the rematch table somebody
     already opened."""
     from .models import TableStatus
-    from .services.tables import waiting_rematch
+    from .services.tables import played_at, waiting_rematch
 
-    if player is None or table.status != TableStatus.FINISHED or not table.seats.filter(player=player).exists():
+    if table.status != TableStatus.FINISHED or not played_at(table.pk, player):
         return None
     waiting = waiting_rematch(table)
     return {

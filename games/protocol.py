@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
 
@@ -31,7 +32,7 @@ from .services.broadcast import table_group
 log = logging.getLogger(__name__)
 
 PROTOCOL_VERSION = 1
-LANGUAGES = ("ka", "ru", "en")
+LANGUAGES = tuple(code for code, _name in settings.LANGUAGES)
 DEFAULT_LANGUAGE = "en"  # programs read English best; a person's client asks for ka or ru
 CLOSE_UNAUTHENTICATED = 4401
 MAX_FRAME_CHARS = 4096  # the largest honest message (create_table with a password) is far smaller
@@ -457,13 +458,6 @@ def _check_may_watch(table_id, player):
         raise Refusal("friends_only", _("This table is for the creator's friends only."))
 
 
-def _seat_index(table, player):
-    for seat in table.seats.all():
-        if seat.player_id == player.pk and seat.left_at is None:
-            return seat.index
-    return None
-
-
 def _match_for_view(**lookup):
     """The match with its table and seats (with players) in two queries. The record comes
     along: a process renders for its seats every move made in another process, so the
@@ -530,17 +524,11 @@ def _seats_of(table_id):
     return list(seats_with_players().filter(table_id=table_id))
 
 
-def _seat_index_in(seats, player):
-    for seat in seats:
-        if seat.player_id == player.pk and seat.left_at is None:
-            return seat.index
-    return None
-
-
 def _view_from(read: TableRead, player, state=None):
+    from .services.matches import held_seat
     from .services.presenter import seat_view
 
-    return seat_view(read.match, _seat_index_in(read.seats, player), state, seats=read.seats)
+    return seat_view(read.match, held_seat(read.seats, player), state, seats=read.seats)
 
 
 def _table_payload(table_id, player, version=None):
@@ -549,7 +537,7 @@ def _table_payload(table_id, player, version=None):
     `version`: the one a notice announced; a read of it (or later) made in this
     process serves. Without one (a join, a resync, a presence change) it reads afresh."""
     from .models import Table
-    from .services.presenter import public_seats
+    from .services.presenter import public_seats, seat_of
 
     if version is not None:
         read = _read_at_least(table_id, version)
@@ -567,7 +555,7 @@ def _table_payload(table_id, player, version=None):
         "table": table.pk,
         "variant": table.variant,
         "status": table.status,
-        "seat": _seat_index(table, player),
+        "seat": seat_of(table, player),
         "seats": public_seats(table),
         "options": table.record_options(),
         "stake": table.stake,

@@ -208,6 +208,13 @@ def seats_with_players():
     return Seat.objects.select_related("player__user").order_by()
 
 
+def held_seat(seats, player) -> int | None:
+    """The index of the seat `player` holds among `seats` (a seat they left is no longer theirs)."""
+    if player is None:
+        return None
+    return next((seat.index for seat in seats if seat.player_id == player.pk and seat.left_at is None), None)
+
+
 def _locked_match(match_id: int, with_seats: bool = False) -> Match:
     """The match row, locked until the transaction ends, with its table.
 
@@ -239,8 +246,7 @@ def perform_for_player(match_id: int, player, action: dict, expected_version: in
             match = _locked_match(match_id, with_seats=True)
         except Match.DoesNotExist:
             raise MatchError("no_such_match", _("There is no such match.")) from None
-        seat = next((s.index for s in match.table.seats.all()
-                     if s.player_id == player.pk and s.left_at is None), None)
+        seat = held_seat(match.table.seats.all(), player)
         if seat is None:
             raise MatchError("not_seated", _("You are not sitting at this table."), {"version": match.version})
         state = _perform_locked(match, seat, action, expected_version)

@@ -11,18 +11,13 @@ from datetime import timedelta
 from django.conf import settings
 
 from ..models import Match, MatchStatus, Table
-from .matches import load_state
+from .matches import held_seat, load_state
 
 SUIT_SYMBOLS = {"S": "♠", "C": "♣", "D": "♦", "H": "♥"}
 
 
 def seat_of(table: Table, player) -> int | None:
-    if player is None:
-        return None
-    for seat in table.seats.all():
-        if seat.player_id == player.pk and seat.left_at is None:
-            return seat.index
-    return None
+    return held_seat(table.seats.all(), player)
 
 
 def _seats_with_players(table: Table, seats=None):

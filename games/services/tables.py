@@ -117,11 +117,12 @@ def sit(table_id: int, player, *, password: str = "", client_key: str = "", seat
         if existing:
             return existing
         _check_may_sit(table, player)
-        if table.rematch_of_id is not None and not _played_the_match_before(table, player):
-            raise TableError(_("This rematch is kept for the players of the match before it."),
-                             "rematch_reserved")
-        if (table.visibility == Visibility.PASSWORD and player.pk != table.creator_id
-                and not _played_the_match_before(table, player)):
+        if table.rematch_of_id is not None:
+            # Only the players of the match before may sit, and they need no password.
+            if not _played_the_match_before(table, player):
+                raise TableError(_("This rematch is kept for the players of the match before it."),
+                                 "rematch_reserved")
+        elif table.visibility == Visibility.PASSWORD and player.pk != table.creator_id:
             check_table_password(table, player, password, client_key or f"player:{player.pk}")
         seat = _seat_player(table, player, seat_index)
         _start_if_full(table)
@@ -130,11 +131,15 @@ def sit(table_id: int, player, *, password: str = "", client_key: str = "", seat
     return seat
 
 
+def played_at(table_id: int, player) -> bool:
+    """Whether `player` sat at that table (also if they resigned or left it since)."""
+    return player is not None and Seat.objects.filter(table_id=table_id, player=player).exists()
+
+
 def _played_the_match_before(table: Table, player) -> bool:
     """A rematch table lets in, without its password, everyone who sat at the table
     before, and nobody else."""
-    return (table.rematch_of_id is not None and player is not None
-            and Seat.objects.filter(table_id=table.rematch_of_id, player=player).exists())
+    return table.rematch_of_id is not None and played_at(table.rematch_of_id, player)
 
 
 def may_join_rematch(table: Table, player) -> bool | None:
@@ -160,7 +165,7 @@ def offer_rematch(table_id: int, player) -> Table:
         old = Table.objects.select_for_update(of=("self",)).get(pk=table_id)
         if old.status != TableStatus.FINISHED:
             raise TableError(_("A rematch can be asked for once the match is over."), "not_finished")
-        if player is None or not old.seats.filter(player=player).exists():
+        if not played_at(old.pk, player):
             raise TableError(_("Only the players of this match can ask for a rematch."), "not_a_player")
         rematch = waiting_rematch(old)
         if rematch is None:
