@@ -133,20 +133,20 @@ def _accept(row):
     row.save(update_fields=["status", "accepted_at"])
 
 
-def _pending_from(requester_id, receiver_id):
+def _locked_pending_request(requester_id, receiver_id):
+    """The pending request from requester to receiver, both users locked (in a transaction);
+    refused when it was answered or withdrawn meanwhile."""
+    _lock_users(requester_id, receiver_id)
     row = _relation_row(requester_id, receiver_id)
     if row is None or row.status != Friendship.PENDING or row.requested_by_id != requester_id:
-        return None
+        raise FriendshipRefused(_("This friend request no longer exists."))
     return row
 
 
 def accept_friend_request(user, requester):
     user_id, requester_id = _sender_id(user), _other_id(requester)
     with transaction.atomic():
-        _lock_users(user_id, requester_id)
-        row = _pending_from(requester_id, user_id)
-        if row is None:
-            raise FriendshipRefused(_("This friend request no longer exists."))
+        row = _locked_pending_request(requester_id, user_id)
         _accept(row)
     return Outcome("accepted", _("You are now friends."))
 
@@ -154,10 +154,7 @@ def accept_friend_request(user, requester):
 def decline_friend_request(user, requester):
     user_id, requester_id = _sender_id(user), _other_id(requester)
     with transaction.atomic():
-        _lock_users(user_id, requester_id)
-        row = _pending_from(requester_id, user_id)
-        if row is None:
-            raise FriendshipRefused(_("This friend request no longer exists."))
+        row = _locked_pending_request(requester_id, user_id)
         row.delete()
     return Outcome("declined", _("Friend request declined."))
 
@@ -165,10 +162,7 @@ def decline_friend_request(user, requester):
 def cancel_friend_request(user, target):
     user_id, target_id = _sender_id(user), _other_id(target)
     with transaction.atomic():
-        _lock_users(user_id, target_id)
-        row = _pending_from(user_id, target_id)
-        if row is None:
-            raise FriendshipRefused(_("This friend request no longer exists."))
+        row = _locked_pending_request(user_id, target_id)
         row.delete()
     return Outcome("cancelled", _("Friend request cancelled."))
 
