@@ -59,6 +59,7 @@ endef
 # Two pytest runs: Playwright's sync API and pytest-asyncio clash in one process.
 # Exit code 5 (no test selected) is not a failure.
 test: install $(CHROMIUM)
+	$(VENV)/bin/ruff check --quiet .
 	scripts/ensure_services.sh
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(PY) -m pytest -q -m "not e2e" || [ $$? -eq 5 ]
 	$(run_browser_tests)

@@ -4,7 +4,8 @@ from dataclasses import dataclass
 
 from django.urls import Resolver404, resolve, reverse
 from django.utils.functional import SimpleLazyObject
-from django.utils.translation import get_language, gettext_lazy as _
+from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _
 
 from .players import current_guest
 

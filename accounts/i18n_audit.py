@@ -11,7 +11,7 @@ msgid a catalogue deliberately translates as itself (a brand name) is allowed.
 import html
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -129,7 +129,7 @@ def source_catalogues():
     return found
 
 
-@lru_cache(maxsize=None)
+@cache
 def source_msgids():
     msgids = set()
     for path in source_catalogues():
@@ -141,7 +141,7 @@ def source_msgids():
     return frozenset(msgids)
 
 
-@lru_cache(maxsize=None)
+@cache
 def deliberately_identical(language):
     """msgids some catalogue translates into `language` as themselves (names, brands)."""
     same = set()
@@ -269,7 +269,7 @@ def _compile(msgid):
     return _Pattern(msgid, max(words, key=len), re.compile(start + body + end, re.DOTALL))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _patterns(language):
     allowed = deliberately_identical(language)
     compiled = (_compile(msgid) for msgid in source_msgids() if msgid not in allowed)

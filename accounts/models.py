@@ -8,7 +8,8 @@ signs up the same row becomes the member's and their games come along.
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
-from django.utils.translation import gettext, gettext_lazy as _
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 
 class Player(models.Model):

@@ -149,7 +149,7 @@ def _face_body(code, size):
         # Inside a line of text: rank over suit, both as large as the card allows.
         return (
             FRAME
-            + f'<text x="25" y="30" class="card__rank card__rank--big" text-anchor="middle"'
+            + '<text x="25" y="30" class="card__rank card__rank--big" text-anchor="middle"'
             + (' textLength="34" lengthAdjust="spacingAndGlyphs"' if len(label) == 2 else "")
             + f">{label}</text>"
             + _suit_shape(suit, 13, 35.5, 2.4)

@@ -1,7 +1,17 @@
 from django import forms
-from django.utils.translation import gettext, gettext_lazy as _
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
-from .models import CLOCK_CHOICES, JAPANESE_TARGETS, STAKES, GameType, Khishti, PulkaBonus, Variant, Visibility
+from .models import (
+    CLOCK_CHOICES,
+    JAPANESE_TARGETS,
+    STAKES,
+    GameType,
+    Khishti,
+    PulkaBonus,
+    Variant,
+    Visibility,
+)
 from .services.tables import TableSettings
 
 
@@ -43,9 +53,8 @@ class _TableForm(forms.Form):
 
     def clean(self):
         data = super().clean()
-        if data.get("visibility") == Visibility.PASSWORD:
-            if len(data.get("password") or "") < MIN_PASSWORD_LENGTH:
-                self.add_error("password", _("A table password needs at least 4 characters."))
+        if data.get("visibility") == Visibility.PASSWORD and len(data.get("password") or "") < MIN_PASSWORD_LENGTH:
+            self.add_error("password", _("A table password needs at least 4 characters."))
         if self.player is not None and self.player.is_guest:
             if data.get("stake"):
                 self.add_error("stake", _("Guests can only play at free tables. Sign up to play for Domino Coin."))

@@ -7,11 +7,11 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "joker_site.settings")
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
-from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.auth import AuthMiddlewareStack
+from channels.routing import ProtocolTypeRouter, URLRouter
 
-from games.protocol import TokenOrSameOrigin  # noqa: E402
-from games.routing import websocket_urlpatterns  # noqa: E402
+from games.protocol import TokenOrSameOrigin
+from games.routing import websocket_urlpatterns
 
 application = ProtocolTypeRouter(
     {

@@ -20,8 +20,16 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games import card_faces
-from games.engine import IllegalAction, Phase, action_from_record, deal_from_deck, new_state, shuffled_deck
-from games.engine import state_from_record, to_record
+from games.engine import (
+    IllegalAction,
+    Phase,
+    action_from_record,
+    deal_from_deck,
+    new_state,
+    shuffled_deck,
+    state_from_record,
+    to_record,
+)
 from games.engine.bot import choose_action
 
 LEARNER = 0

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from games.engine import IllegalAction, Play, action_from_record, state_from_record
@@ -143,7 +143,7 @@ def _step(path: str, index: int, data: dict) -> Step:
     )
 
 
-@lru_cache(maxsize=None)
+@cache
 def lesson(path: str) -> Lesson:
     if path not in PATHS:
         raise KeyError(path)

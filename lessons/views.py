@@ -21,8 +21,8 @@ from . import practice
 from .facts import step_params
 from .progress import all_progress, mark_done, note_visit, practice_for, progress_for, save_practice
 from .steps import PATHS, PRACTICE, judge_move, judge_quiz, lesson, parse_move, question_facts
-from .texts import HOSTS, PATHS as PATH_TEXTS
-from .texts import TEXTS
+from .texts import HOSTS, TEXTS
+from .texts import PATHS as PATH_TEXTS
 
 # Refusals no button of the page can cause: the request itself is malformed.
 MALFORMED_CODES = {"invalid_action", "unknown_card", "invalid_suit", "invalid_trump", "invalid_joker_mode",

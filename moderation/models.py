@@ -14,7 +14,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.formats import date_format
-from django.utils.translation import gettext, gettext_lazy as _
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Player
 from coins.models import Account

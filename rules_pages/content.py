@@ -24,8 +24,8 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
 from markdown.extensions import Extension
-from markdown.inlinepatterns import InlineProcessor
 from markdown.extensions.toc import TocExtension
+from markdown.inlinepatterns import InlineProcessor
 from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 
@@ -105,7 +105,7 @@ class CardMarks(InlineProcessor):
         super().__init__(CARD_MARK.pattern, md)
         self.where = where
 
-    def handleMatch(self, m, data):  # noqa: N802 - Markdown's API
+    def handleMatch(self, m, data):
         codes = m.group(1).split()
         try:
             if codes[0] == "columns":
@@ -182,7 +182,7 @@ class RulesContent(Extension):
         self.slug = slug
         self.line_offset = line_offset
 
-    def extendMarkdown(self, md):  # noqa: N802 - Markdown's API
+    def extendMarkdown(self, md):
         # Before fenced_code (25) so ```example is ours; after whitespace normalising (30).
         md.preprocessors.register(ExampleBlocks(md, self.where, self.examples, self.slug, self.line_offset), "rules_examples", 28)
         # Ahead of links (160) so "[[" is never read as a link.

@@ -36,10 +36,12 @@ from games.engine import (
     IllegalAction,
     JapaneseState,
     Phase,
-    Play as Move,
     deal_from_deck,
     full_deck,
     shuffled_deck,
+)
+from games.engine import (
+    Play as Move,
 )
 from games.engine.classic import PLANS  # the schedule of deals of each game type (engine data)
 
@@ -518,7 +520,7 @@ def _on_table(example):
     """The example's position with the cards before the reader played; and the reader's seat."""
     state, reader = position(example)
     data = example.data
-    leader = data["leader"] if "leader" in data else state.to_act
+    leader = data.get("leader", state.to_act)
     for i, play in enumerate(plays_of(data["trick"])):
         state.apply(_move((leader + i) % state.seats, play))
     return state, reader

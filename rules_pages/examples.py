@@ -355,9 +355,9 @@ def _check_try(example):
 
 def _check_localized(example):
     names = example.localized.get("names")
-    if names is not None:
-        if not isinstance(names, list) or len(names) != example.seats or not all(isinstance(n, str) and n for n in names):
-            raise ExampleError(f"'names' must list {example.seats} names, one per seat")
+    well_formed = isinstance(names, list) and len(names) == example.seats and all(isinstance(n, str) and n for n in names)
+    if names is not None and not well_formed:
+        raise ExampleError(f"'names' must list {example.seats} names, one per seat")
     for key in ("caption", "why"):
         if key in example.localized and not (isinstance(example.localized[key], str) and example.localized[key].strip()):
             raise ExampleError(f"'{key}' must be a non-empty text")

@@ -27,7 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.engine import ClassicState, JapaneseState, play_random, replay_text, to_record  # noqa: E402
+from games.engine import ClassicState, JapaneseState, play_random, replay_text, to_record
 
 
 def best_rate(work, units_per_round: int, rounds: int) -> float:

@@ -187,7 +187,7 @@ class Bot:
                 return False
             try:
                 message = await self.receive(timeout)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 if self.sent_at is None and time.monotonic() >= self.deadline:
                     return False  # the run ended while the others were to act
                 waited = "its own move's position" if self.sent_at is not None else "any move at its table"
@@ -227,7 +227,7 @@ async def open_sockets(label, url, tokens, measures):
             for token in tokens:
                 sockets.append(await connect(url, token))
         return sockets
-    except (asyncio.TimeoutError, OSError, Exception) as error:  # noqa: B014 - any failure counts
+    except (TimeoutError, OSError, Exception) as error:
         measures.errors.append(f"{label}: {type(error).__name__}: {error}")
         for s in sockets:
             await s.close()
@@ -236,7 +236,7 @@ async def open_sockets(label, url, tokens, measures):
 
 async def match_slot(index, sockets, measures, deadline):
     """Plays matches of one variant back to back until the run's time is up."""
-    variant, seats, options = VARIANTS[index % 2]
+    variant, _seats, options = VARIANTS[index % 2]
     rng = random.Random(index)
     try:
         bots = [Bot(s, measures, rng, deadline) for s in sockets]
@@ -254,7 +254,7 @@ async def match_slot(index, sockets, measures, deadline):
                 measures.matches_finished += 1
             else:
                 break
-    except (asyncio.TimeoutError, OSError, Exception) as error:  # noqa: B014 - any failure counts
+    except (TimeoutError, OSError, Exception) as error:
         measures.errors.append(f"slot {index}: {type(error).__name__}: {error}")
     finally:
         for s in sockets:
@@ -273,7 +273,7 @@ async def pinger(socket, measures, deadline):
                 measures.errors.append(f"ping: {reply}")
             measures.ping_ms.append((time.perf_counter() - sent) * 1000)
             await asyncio.sleep(PING_INTERVAL * random.uniform(0.5, 1.5))
-    except (asyncio.TimeoutError, OSError, Exception) as error:  # noqa: B014
+    except (TimeoutError, OSError, Exception) as error:
         measures.errors.append(f"pinger: {type(error).__name__}: {error}")
     finally:
         await socket.close()
@@ -313,7 +313,7 @@ def percentile(values, p):
     if not values:
         return float("nan")
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
 if __name__ == "__main__":

@@ -8,13 +8,13 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from accounts_support import PASSWORD, body, client_for, fast_password_hashing, make_member  # noqa: F401
 from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
 from django.core import mail
 from django.test import Client
 
 from accounts.models import Player
-from accounts_support import PASSWORD, body, client_for, fast_password_hashing, make_member  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 

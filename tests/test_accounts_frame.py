@@ -3,12 +3,11 @@
 import re
 
 import pytest
+from accounts_support import body, client_for, fast_password_hashing, make_member  # noqa: F401
 from django.contrib.staticfiles import finders
 from django.template.loader import render_to_string
 from django.test import Client
 from django.utils import translation
-
-from accounts_support import body, client_for, fast_password_hashing, make_member  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 

@@ -2,13 +2,13 @@
 the query functions the lobby uses."""
 
 import pytest
+from accounts_support import body, client_for, fast_password_hashing, guest_client, htmx_post, make_member  # noqa: F401
 from django.test import Client
 from django.utils import translation
 
 from accounts import friends
 from accounts.models import Block, Friendship, Player
 from accounts.players import create_guest_player
-from accounts_support import body, client_for, fast_password_hashing, guest_client, htmx_post, make_member  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 

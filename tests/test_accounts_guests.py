@@ -2,12 +2,13 @@
 and the things only members may do."""
 
 import pytest
+from accounts_support import PASSWORD, body, client_for, fast_password_hashing, guest_client, make_member  # noqa: F401
 from channels.auth import AuthMiddlewareStack
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
-from django.db import connections
 from django.contrib.auth import get_user_model
+from django.db import connections
 from django.test import Client
 from django.utils import translation
 
@@ -22,7 +23,6 @@ from accounts.players import (
     player_for_scope,
     require_member,
 )
-from accounts_support import PASSWORD, body, client_for, fast_password_hashing, guest_client, make_member  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 

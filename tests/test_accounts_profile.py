@@ -4,13 +4,13 @@ import sys
 import types
 
 import pytest
+from accounts_support import body, client_for, fast_password_hashing, make_member  # noqa: F401
 from django.test import Client
 from django.utils import timezone
 
 from accounts import friends
 from accounts.models import Player
 from accounts.stats import VARIANTS, player_stats
-from accounts_support import body, client_for, fast_password_hashing, make_member  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 

@@ -3,11 +3,11 @@
 import hashlib
 
 import pytest
+from accounts_support import body, client_for, fast_password_hashing, make_member  # noqa: F401
 from django.test import Client
 
 from accounts.models import AccessToken
 from accounts.tokens import bearer_token, create_token, user_for_token
-from accounts_support import body, client_for, fast_password_hashing, make_member  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 

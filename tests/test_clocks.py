@@ -73,7 +73,7 @@ def test_own_move_resets_the_run_of_timeouts():
 
 @pytest.mark.django_db
 def test_japanese_player_whose_clock_runs_out_three_times_in_a_row_loses_the_match():
-    match, players = _match()
+    match, _players = _match()
     first = load_state(match).to_act
     for _ in range(10):
         match = _fresh(match)

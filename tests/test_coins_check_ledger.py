@@ -7,6 +7,7 @@ from io import StringIO
 from pathlib import Path
 
 import pytest
+from coins_helpers import make_staff, make_user
 from django.core.management import CommandError, call_command
 from django.db import connection, transaction
 from django.db.models import F
@@ -14,8 +15,6 @@ from django.db.models import F
 from coins import services
 from coins.integrity import find_problems
 from coins.models import Account, Stake
-
-from coins_helpers import make_staff, make_user
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -60,7 +59,7 @@ def test_a_corrupted_wallet_balance_is_named():
 @pytest.mark.django_db
 @pytest.mark.corrupts_ledger
 def test_an_escrow_that_disagrees_with_its_stakes_is_named():
-    _, _, c = play_a_little()
+    _, _, _c = play_a_little()
     Stake.objects.filter(escrow__key="table:2").update(state=Stake.State.REFUNDED)
     problems = find_problems()
     named = [p for p in problems if p.startswith("escrow table:2") and "stakes held in it add up to 0" in p]

@@ -5,13 +5,12 @@ deadlock."""
 import random
 
 import pytest
+from coins_helpers import assert_ledger_sound, in_caller_transaction, make_user, race, set_balance
 from django.contrib.auth import get_user_model
 from django.db import OperationalError, connection
 
 from coins import services
 from coins.models import Account, Entry, EntryKind, Payout, Stake
-
-from coins_helpers import assert_ledger_sound, in_caller_transaction, make_user, race, set_balance
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

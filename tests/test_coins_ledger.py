@@ -3,6 +3,7 @@
 import datetime
 
 import pytest
+from coins_helpers import assert_ledger_sound, make_staff, make_user, set_balance
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser
 from django.db import IntegrityError, connection, transaction
@@ -11,8 +12,6 @@ from django.utils import translation
 
 from coins import services
 from coins.models import Account, Entry, EntryKind, ImmutableEntryError, Payout, Stake
-
-from coins_helpers import assert_ledger_sound, make_staff, make_user, set_balance
 
 pytestmark = pytest.mark.django_db
 
@@ -284,7 +283,7 @@ def test_daily_bonus_once_per_calendar_day_in_tbilisi():
     status = services.bonus_status(user, now=at_tbilisi(2026, 3, 1, 23, 59))
     assert status.next_claim_at == at_tbilisi(2026, 3, 2, 0, 0)
     # 20:00 UTC on 1 March is already 2 March in Tbilisi.
-    utc_evening = datetime.datetime(2026, 3, 1, 20, 0, tzinfo=datetime.timezone.utc)
+    utc_evening = datetime.datetime(2026, 3, 1, 20, 0, tzinfo=datetime.UTC)
     services.claim_daily_bonus(user, now=utc_evening)
     assert services.balance_of(user) == 100
     assert_ledger_sound()

@@ -2,13 +2,12 @@
 every language translated."""
 
 import pytest
+from coins_helpers import assert_ledger_sound, make_staff, make_user, set_balance
 from django.urls import reverse
 from django.utils import translation
 
 from coins import services
 from coins.models import Entry
-
-from coins_helpers import assert_ledger_sound, make_staff, make_user, set_balance
 
 pytestmark = pytest.mark.django_db
 

@@ -1,5 +1,9 @@
 """Classic Joker, rules.md sections 1 and 2.1-2.6: one test per rule, named after it."""
 
+import functools
+import itertools
+import operator
+
 import pytest
 
 from games.engine import Bid, ChooseTrump, ClassicState, IllegalAction, InvalidDeal, Phase, Play, to_record
@@ -83,7 +87,7 @@ def test_deck_has_36_cards_two_jokers_replace_the_black_sixes():
 
 def test_rank_order_inside_a_suit_is_ace_king_queen_jack_ten_down_to_six():
     order = ["AH", "KH", "QH", "JH", "TH", "9H", "8H", "7H", "6H"]
-    for high, low in zip(order, order[1:]):
+    for high, low in itertools.pairwise(order):
         state = deal(start(1, dealer=3), {0: [low], 1: [high]}, trump_card="X1")
         bids(state, 0, 0, 0, 0)
         plays(state, low, high)
@@ -215,7 +219,7 @@ def test_the_turned_card_belongs_to_nobody():
     state = deal(start(2, dealer=3), {0: ["AS", "KS"]}, trump_card="QS")
     bids(state, 0, 0, 0, 1)
     refused(state, Play(0, "QS"), "card_not_available")
-    assert "QS" not in sum((state.hand(s) for s in range(4)), [])
+    assert "QS" not in functools.reduce(operator.iadd, (state.hand(s) for s in range(4)), [])
 
 
 def test_nine_card_deal_player_left_of_dealer_names_trump_after_seeing_three_cards():

@@ -4,8 +4,8 @@ import ast
 import re
 from pathlib import Path
 
+from games import engine
 from games.engine import ERROR_CODES
-import games.engine as engine
 
 REPO = Path(__file__).resolve().parent.parent
 DOC = (REPO / "docs" / "engine.md").read_text()
@@ -13,7 +13,7 @@ DOC = (REPO / "docs" / "engine.md").read_text()
 
 def test_every_error_code_is_listed_in_the_docs_with_its_meaning():
     errors_section = DOC.split("\n## Errors\n")[1].split("\n## ")[0]
-    listed = set(re.findall(r"^\| `([a-z_]+)` \| \S", errors_section, flags=re.M))
+    listed = set(re.findall(r"^\| `([a-z_]+)` \| \S", errors_section, flags=re.MULTILINE))
     assert listed == set(ERROR_CODES)
 
 

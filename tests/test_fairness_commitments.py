@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 from django.contrib import admin
+from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import CommandError
-from django.contrib.auth import get_user_model
 from django.test import Client, RequestFactory
 from django.urls import reverse
 
@@ -165,7 +165,7 @@ def test_stand_alone_script_verifies_the_downloads_and_exits_1_on_a_changed_deal
 
 
 def docs_block(language: str) -> str:
-    blocks = re.findall(rf"```{language}\n(.*?)```", FAIRNESS_DOC.read_text(encoding="utf-8"), re.S)
+    blocks = re.findall(rf"```{language}\n(.*?)```", FAIRNESS_DOC.read_text(encoding="utf-8"), re.DOTALL)
     assert blocks, f"docs/fairness.md has no {language} block"
     return blocks
 
@@ -194,7 +194,7 @@ def test_docs_shell_recipe_with_jq_and_sha256sum_checks_a_deal(classic_match, tm
 
 def test_replay_pages_printf_recipe_prints_the_commitment(japanese_match):
     page = Client().get(f"/en/tables/{japanese_match.table_id}/replay/", {"deal": 2}).content.decode()
-    command = html.unescape(re.search(r"<code translate=\"no\">(printf .*?)</code>", page, re.S).group(1))
+    command = html.unescape(re.search(r"<code translate=\"no\">(printf .*?)</code>", page, re.DOTALL).group(1))
     run = subprocess.run(["bash", "-c", command], capture_output=True, text=True)
     commitment = japanese_match.deal_commitments[1]["commitment"]
     assert run.stdout.split()[0] == commitment

@@ -1,10 +1,10 @@
 """Language-prefixed URLs, the language switcher, and the member's remembered language."""
 
 import pytest
+from accounts_support import PASSWORD, body, client_for, fast_password_hashing, make_member  # noqa: F401
 from django.test import Client
 
 from accounts.models import Player
-from accounts_support import PASSWORD, body, client_for, fast_password_hashing, make_member  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 

@@ -12,6 +12,7 @@ soon as they are routed.
 import re
 
 import pytest
+from accounts_support import PASSWORD, client_for, fast_password_hashing, guest_client, htmx_post, make_member  # noqa: F401
 from allauth.account.models import EmailAddress
 from django.core import mail
 from django.test import Client
@@ -21,7 +22,6 @@ from django.urls.resolvers import LocalePrefixPattern, RegexPattern, RoutePatter
 from accounts import friends
 from accounts.i18n_audit import untranslated_in
 from accounts.tokens import create_token
-from accounts_support import PASSWORD, client_for, fast_password_hashing, guest_client, htmx_post, make_member  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 

@@ -180,7 +180,7 @@ def test_the_lobby_and_the_rules_index_invite_newcomers_to_the_lesson(language):
         with translation.override(language):
             assert translation.gettext("New here? Play the lesson") in page_text(response)
         # The invitation itself (the rest of those pages belongs to their apps).
-        invite = re.search(r'<p class="note lesson-invite">.*?</p>', page_text(response), re.S).group(0)
+        invite = re.search(r'<p class="note lesson-invite">.*?</p>', page_text(response), re.DOTALL).group(0)
         if language != "en":
             assert untranslated_in(invite, language) == [], url
 

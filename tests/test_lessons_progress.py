@@ -1,11 +1,11 @@
 """Lesson progress is kept per Player: for members, and for guests in their session."""
 
 import pytest
+from accounts_support import PASSWORD, client_for, guest_client, make_member
 from django.test import Client
 
 from accounts.models import Player
 from accounts.players import GUEST_SESSION_KEY
-from accounts_support import PASSWORD, client_for, guest_client, make_member
 from lessons.models import LessonProgress
 from lessons.steps import lesson, move_value, question_facts
 

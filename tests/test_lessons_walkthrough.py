@@ -14,13 +14,12 @@ import re
 from html import unescape
 
 import pytest
-from django.test import Client
+from accounts_support import client_for, fast_password_hashing, guest_client, make_member  # noqa: F401
 from django.utils import translation
 
 from accounts.i18n_audit import untranslated_in, visible_text
 from accounts.models import Player
 from accounts.players import GUEST_SESSION_KEY
-from accounts_support import client_for, fast_password_hashing, guest_client, make_member  # noqa: F401
 from lessons import practice
 from lessons.models import LessonProgress, PracticeDeal
 from lessons.steps import PATHS, PRACTICE, lesson, move_value, question_facts
@@ -59,14 +58,14 @@ def assert_in_language(response, language, label):
 
 
 def href_of(html, pattern):
-    match = re.search(pattern, html, re.S)
+    match = re.search(pattern, html, re.DOTALL)
     assert match, f"no link matching {pattern}"
     return unescape(match.group(1))
 
 
 def post_form(html, containing):
     """The action and CSRF token of the page's POST form that holds `containing`."""
-    for form in re.findall(r'<form method="post"[^>]*>.*?</form>', html, re.S):
+    for form in re.findall(r'<form method="post"[^>]*>.*?</form>', html, re.DOTALL):
         if containing in form:
             action = unescape(re.search(r'action="([^"]+)"', form).group(1))
             token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', form).group(1)
@@ -96,7 +95,7 @@ def open_first_step_from_the_lobby(client, path, language):
     index = client.get(index_url)
     assert_in_language(index, language, "lesson index")
     card = re.search(rf'<section class="lesson-path-card" aria-labelledby="path-{path}">.*?</section>',
-                     html_of(index), re.S).group(0)
+                     html_of(index), re.DOTALL).group(0)
     return href_of(card, r'<a class="button primary" href="([^"]+)"')
 
 

@@ -15,7 +15,7 @@ from tests.live_clients import connect
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
-ERROR = re.compile(r'<div id="match-error"[^>]*>(.*?)</div>', re.S)
+ERROR = re.compile(r'<div id="match-error"[^>]*>(.*?)</div>', re.DOTALL)
 
 
 @sync_to_async
@@ -73,7 +73,7 @@ async def _refused(client, match, payload, expected_words):
 
 
 async def test_malformed_frame_gets_an_error_and_changes_nothing():
-    table, players, match, state, clients = await _japanese_with_clients()
+    _table, _players, match, _state, clients = await _japanese_with_clients()
     await _refused(clients[0], match, "{not json", "could not be read")
     await _refused(clients[0], match, json.dumps([1, 2]), "could not be read")
     await _refused(clients[0], match, {"type": "act", "version": "x", "play": "AS"}, "which position")
@@ -82,14 +82,14 @@ async def test_malformed_frame_gets_an_error_and_changes_nothing():
 
 
 async def test_unknown_message_type_is_refused():
-    table, players, match, state, clients = await _japanese_with_clients()
+    _table, _players, match, _state, clients = await _japanese_with_clients()
     await _refused(clients[0], match, {"type": "dance"}, "Unknown message type")
     for c in clients:
         await c.disconnect()
 
 
 async def test_action_out_of_turn_is_refused():
-    table, players, match, state, clients = await _japanese_with_clients()
+    _table, _players, match, state, clients = await _japanese_with_clients()
     waiting = 1 - state.to_act
     await _refused(clients[waiting], match, {"type": "act", "version": 1, "trump": "H"}, "not your turn")
     for c in clients:
@@ -97,7 +97,7 @@ async def test_action_out_of_turn_is_refused():
 
 
 async def test_illegal_card_is_refused_with_the_engines_reason():
-    table, players, match, state, clients = await _japanese_with_clients()
+    _table, _players, match, state, clients = await _japanese_with_clients()
     seat = state.to_act
     await clients[seat].send_to(text_data=json.dumps({"type": "act", "version": 1, "trump": "S"}))
     await clients[seat].receive_from(timeout=10)
@@ -109,7 +109,7 @@ async def test_illegal_card_is_refused_with_the_engines_reason():
 
 
 async def test_stale_version_and_double_tap_change_nothing():
-    table, players, match, state, clients = await _japanese_with_clients()
+    _table, _players, match, state, clients = await _japanese_with_clients()
     seat = state.to_act
     move = {"type": "act", "version": 1, "trump": "D"}
     await clients[seat].send_to(text_data=json.dumps(move))
@@ -120,7 +120,7 @@ async def test_stale_version_and_double_tap_change_nothing():
 
 
 async def test_acting_at_a_table_you_do_not_sit_at_is_refused():
-    table, players, match, state, clients = await _japanese_with_clients()
+    table, _players, match, _state, clients = await _japanese_with_clients()
     outsider = await sync_to_async(make_player)("outsider")
     watcher = await connect(table.pk, outsider)
     await watcher.receive_from(timeout=10)
@@ -130,7 +130,7 @@ async def test_acting_at_a_table_you_do_not_sit_at_is_refused():
 
 
 async def test_dealer_forbidden_bid_is_refused():
-    table, players, match = await _setup("classic", ["ana", "giorgi", "nino", "dato"])
+    table, _players, match = await _setup("classic", ["ana", "giorgi", "nino", "dato"])
     state = await _state(match)
     version = 1
     while state.to_act != state.dealer:  # everyone before the dealer bids

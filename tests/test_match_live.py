@@ -99,7 +99,7 @@ async def test_whole_japanese_match_through_the_consumers_leaks_no_hidden_card()
 
 async def test_whole_classic_short_match_through_the_consumers_leaks_no_hidden_card():
     table, players = await _setup("classic", ["ana", "giorgi", "nino", "dato"], game_type="short")
-    match, state, frames = await _play_whole_match(table, players, random.Random(11))
+    match, state, _frames = await _play_whole_match(table, players, random.Random(11))
     assert match.status == MatchStatus.FINISHED
     assert len(state.scores()["deal_scores"]) == 12
     assert match.record["deals"] and len(match.record["deals"]) == 12

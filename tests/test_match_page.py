@@ -20,7 +20,7 @@ def page_of(match, player):
 
 
 def deal_info(page):
-    return re.sub(r"\s+", " ", re.search(r'<div class="deal-info">(.*?)</div>', page, re.S).group(1)).strip()
+    return re.sub(r"\s+", " ", re.search(r'<div class="deal-info">(.*?)</div>', page, re.DOTALL).group(1)).strip()
 
 
 def test_the_first_deal_of_a_classic_game_is_deal_1_of_pulka_1():
@@ -58,7 +58,7 @@ def test_practice_bots_are_told_apart_by_their_seats_at_the_table_and_on_the_sco
     person = make_player("tamar")
     table = table_service.create_table(person, TableSettings(variant="classic", fill_with_bots=True))
     page = page_of(Match.objects.get(table=table), person)
-    names = re.findall(r'<div class="player-name">(.*?)</div>', page, re.S)
+    names = re.findall(r'<div class="player-name">(.*?)</div>', page, re.DOTALL)
     assert [re.sub(r"<.*", "", name).strip() for name in names] == ["tamar", "Bot 2", "Bot 3", "Bot 4"]
-    sheet_header = re.search(r'<thead><tr><th scope="col">Deal</th>(.*?)</tr></thead>', page, re.S).group(1)
+    sheet_header = re.search(r'<thead><tr><th scope="col">Deal</th>(.*?)</tr></thead>', page, re.DOTALL).group(1)
     assert re.findall(r"<th scope=\"col\">(.*?)</th>", sheet_header) == ["tamar", "Bot 2", "Bot 3", "Bot 4"]

@@ -5,7 +5,6 @@ import pytest
 
 from coins.models import Entry, EntryKind, Stake
 from games.models import Match, MatchStatus, Seat, Table, TableStatus
-from games.services import tables as table_service
 from moderation.models import AuditAction, AuditEntry, Wallet
 from tests.factories import make_player
 from tests.moderation_support import (
@@ -228,7 +227,7 @@ def test_a_wallet_adjustment_needs_a_whole_number_of_coins_other_than_zero(amoun
 
 
 def test_the_wallet_page_lists_its_latest_ledger_entries():
-    table, (tamar,) = seated_table(["tamar"], stake=25)
+    _table, (tamar,) = seated_table(["tamar"], stake=25)
     client, _moderator = moderator_client()
     wallet = Wallet.objects.get(user=tamar.user)
     page = client.get(f"/admin/moderation/wallet/{wallet.pk}/change/").content.decode()

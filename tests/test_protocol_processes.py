@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 import websockets
-
 from e2e.site_server import DIE_WITH_PARENT, server_database_url
+
 from games.models import MatchStatus
 from tests.protocol_clients import make_program_player, play_whole_match
 

@@ -115,7 +115,7 @@ async def test_every_bad_message_is_refused_with_a_reason_and_changes_nothing():
 
 
 async def test_table_refusals_carry_the_tables_code():
-    (host, host_token), (guest, guest_token) = [await make_program_player(n) for n in ("tbl_host", "tbl_guest")]
+    (_host, host_token), (_guest, guest_token) = [await make_program_player(n) for n in ("tbl_host", "tbl_guest")]
     host_client = await ProgramClient.connect(host_token)
     guest_client = await ProgramClient.connect(guest_token)
     await _refused(host_client, {"type": "create_table", "variant": "poker"}, "invalid_option")

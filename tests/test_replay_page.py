@@ -33,12 +33,12 @@ def seat_blocks(page: str) -> dict[int, str]:
 
 
 def hand_cards(block: str) -> set[str]:
-    hand = re.search(r'<div class="replay-hand".*?</div>', block, re.S).group(0)
+    hand = re.search(r'<div class="replay-hand".*?</div>', block, re.DOTALL).group(0)
     return set(CARD.findall(hand))
 
 
 def trick_cards(block: str) -> set[str]:
-    slot = re.search(r'<div class="replay-trick-slot".*?</div>', block, re.S).group(0)
+    slot = re.search(r'<div class="replay-trick-slot".*?</div>', block, re.DOTALL).group(0)
     return set(CARD.findall(slot))
 
 
@@ -111,7 +111,7 @@ def test_last_step_shows_the_engines_final_scores_and_winner(japanese_match):
     assert position.totals == verdict["totals"]
     page = Client().get(replay_url(japanese_match), {"step": last}).content.decode()
     assert "The match is over." in page
-    totals = re.search(r"<tfoot>.*?</tfoot>", page, re.S).group(0)
+    totals = re.search(r"<tfoot>.*?</tfoot>", page, re.DOTALL).group(0)
     assert re.findall(r"<strong>(-?\d+)</strong>", totals) == [str(t) for t in verdict["totals"]]
 
 
@@ -119,7 +119,7 @@ def test_score_sheet_beside_each_step_lists_only_the_deals_finished_by_then(japa
     record = japanese_match.record
     second_deal = deal_starts(record)[1]
     page = Client().get(replay_url(japanese_match), {"step": second_deal}).content.decode()
-    sheet = re.search(r'<details class="score-sheet".*?<tbody>(.*?)</tbody>', page, re.S).group(1)
+    sheet = re.search(r'<details class="score-sheet".*?<tbody>(.*?)</tbody>', page, re.DOTALL).group(1)
     assert len(re.findall(r"<tr><th scope=\"row\">", sheet)) == 1
 
 

@@ -7,10 +7,10 @@ import random
 import pytest
 
 from games import engine
+from games.engine import catch_up
 from games.models import Match
 from games.services import matches
 from games.services import tables as table_service
-from games.engine import catch_up
 from games.services.matches import load_state, perform
 from games.services.tables import TableSettings
 from tests.factories import make_player

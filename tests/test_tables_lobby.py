@@ -5,7 +5,6 @@ import threading
 import pytest
 from django.db import connection, connections
 from django.test.utils import CaptureQueriesContext
-from django.urls import reverse
 
 from games.models import Seat, Table, TableStatus, Visibility
 from games.services import tables as table_service

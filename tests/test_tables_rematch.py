@@ -6,8 +6,8 @@ from django.test import Client
 from coins.services import balance_of
 from games.models import Match, MatchStatus, Table, TableStatus
 from games.services import tables as table_service
-from games.services.matches import resign
 from games.services.lobby import visible_open_tables
+from games.services.matches import resign
 from games.services.tables import TableError, TableSettings
 from tests.factories import PASSWORD, make_friends, make_player
 
@@ -43,7 +43,7 @@ def logged_in(player):
 
 
 def test_a_rematch_keeps_every_setting_of_the_finished_table_and_seats_the_one_who_asked():
-    old, (tamar, levan) = finished_japanese_table(target=15, clock_seconds=60, visibility="password",
+    old, (_tamar, levan) = finished_japanese_table(target=15, clock_seconds=60, visibility="password",
                                                   password=TABLE_PASSWORD)
     rematch = table_service.offer_rematch(old.pk, levan)
     assert rematch.pk != old.pk and rematch.rematch_of_id == old.pk

@@ -5,7 +5,6 @@ from .cards import CARD_NAMES, full_deck, shuffled_deck
 from .classic import ClassicOptions, ClassicState
 from .common import Phase
 from .dealing import deal_arguments, deal_from_deck
-from .fallback import timeout_action
 from .errors import (
     ERROR_CODES,
     EngineError,
@@ -14,19 +13,20 @@ from .errors import (
     InvalidOptions,
     RecordError,
 )
+from .fallback import timeout_action
 from .japanese import JapaneseOptions, JapaneseState
 from .randomplay import play_random, random_deal
 from .record import FORMAT, catch_up, new_state, replay_record, replay_text, state_from_record, to_record
 
 __all__ = [
-    "Bid",
     "CARD_NAMES",
+    "ERROR_CODES",
+    "FORMAT",
+    "Bid",
     "ChooseTrump",
     "ClassicOptions",
     "ClassicState",
-    "ERROR_CODES",
     "EngineError",
-    "FORMAT",
     "IllegalAction",
     "InvalidDeal",
     "InvalidOptions",
@@ -36,6 +36,7 @@ __all__ = [
     "Play",
     "RecordError",
     "action_from_record",
+    "catch_up",
     "deal_arguments",
     "deal_from_deck",
     "full_deck",
@@ -46,7 +47,6 @@ __all__ = [
     "replay_text",
     "shuffled_deck",
     "state_from_record",
-    "catch_up",
     "timeout_action",
     "to_record",
 ]

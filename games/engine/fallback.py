@@ -8,7 +8,7 @@ card, keep a joker unless it is all you may play.
 
 from __future__ import annotations
 
-from .actions import Bid, ChooseTrump, Play
+from .actions import Bid, ChooseTrump
 from .cards import CARD_NAMES, SUIT_OF, SUITS
 from .common import P_BID, P_PLAY, P_TRUMP
 

@@ -18,7 +18,6 @@ from .cards import (
     SUITS,
     X1,
     X2,
-    card_index,
     check_distinct,
     dealt_indices,
     hand_mask,
@@ -29,7 +28,6 @@ from .cards import (
 from .common import (
     H_PLAY,
     H_TRUMP,
-    P_BID,
     P_DEAL,
     P_OVER,
     P_PLAY,
@@ -68,7 +66,7 @@ class JapaneseOptions:
         if isinstance(value, dict):
             unknown = set(value) - set(cls.RECORD_KEYS) - {"first_declarer"}
             if unknown:
-                raise InvalidOptions("invalid_option", f"unknown japanese options {sorted(unknown)}", option=sorted(unknown)[0])
+                raise InvalidOptions("invalid_option", f"unknown japanese options {sorted(unknown)}", option=min(unknown))
             return cls(**value)
         raise InvalidOptions("invalid_option", "options must be a dict", option="options")
 
@@ -126,37 +124,37 @@ class JapaneseState:
     seats = 2
 
     __slots__ = (
-        "options",
-        "phase",
-        "deal_index",
-        "declarer",
-        "to_act",
-        "hands",
-        "up",
-        "_cols",
-        "_live",
+        "_actions",
         "_col_of",
-        "_first_done",
+        "_cols",
+        "_deals",
         "_dealt",
         "_dealt_cols",
+        "_end",
+        "_first_done",
+        "_joker_led",
+        "_lead_card",
+        "_led",
+        "_live",
+        "_mask",
+        "_moves_done",
+        "_pos",
+        "_results",
+        "_tricks_played",
         "_trump",
         "_trump_mask",
-        "taken",
-        "_pos",
-        "_mask",
-        "_lead_card",
-        "leader",
-        "_led",
-        "_joker_led",
-        "_tricks_played",
-        "last_trick",
-        "_actions",
-        "_deals",
-        "_results",
-        "totals",
         "_winner",
-        "_end",
-        "_moves_done",
+        "deal_index",
+        "declarer",
+        "hands",
+        "last_trick",
+        "leader",
+        "options",
+        "phase",
+        "taken",
+        "to_act",
+        "totals",
+        "up",
     )
 
     def __init__(self, options=None):

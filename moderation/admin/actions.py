@@ -1,6 +1,7 @@
 """The staff actions: what each is called, who may do it, when it applies, what it does."""
 
-from django.utils.translation import gettext, gettext_lazy as _
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from games.models import MatchStatus, TableStatus
 

@@ -12,8 +12,8 @@ Every admin page built with `StaffActionsMixin` also shows the audit entries
 about its object.
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
@@ -23,7 +23,8 @@ from django.shortcuts import redirect
 from django.template.loader import select_template
 from django.template.response import TemplateResponse
 from django.urls import NoReverseMatch, path, reverse
-from django.utils.translation import gettext as _, ngettext
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from ..forms import ReasonForm
 from ..models import AuditEntry, about
@@ -79,7 +80,7 @@ class StaffActionsMixin:
 
     def staff_action_url(self, action, *ids):
         info = (self.admin_site.name, self.opts.app_label, self.opts.model_name, action.name)
-        url = reverse("%s:%s_%s_%s" % info)
+        url = reverse("{}:{}_{}_{}".format(*info))
         return f"{url}?ids={','.join(str(i) for i in ids)}" if ids else url
 
     def get_urls(self):
@@ -89,7 +90,7 @@ class StaffActionsMixin:
             return self.admin_site.admin_view(view)
 
         info = (self.opts.app_label, self.opts.model_name)
-        own = [path(f"moderate/{a.name}/", view_for(a), name="%s_%s_" % info + a.name) for a in self.staff_actions]
+        own = [path(f"moderate/{a.name}/", view_for(a), name="{}_{}_".format(*info) + a.name) for a in self.staff_actions]
         return own + super().get_urls()
 
     def get_actions(self, request):

@@ -7,7 +7,8 @@ import json
 from django.contrib import admin
 from django.db.models import Prefetch, Q
 from django.utils.html import format_html, format_html_join
-from django.utils.translation import gettext, gettext_lazy as _
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from coins.admin import ReadOnlyAdmin
 from games.models import Match, MatchStatus, Seat, Table, TableStatus

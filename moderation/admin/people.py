@@ -5,7 +5,8 @@ from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.db.models import Prefetch
 from django.utils.html import format_html
-from django.utils.translation import gettext, gettext_lazy as _
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 import accounts.admin  # noqa: F401  (registers the accounts' pages, which we extend)
 from accounts.models import Player

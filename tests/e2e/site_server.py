@@ -101,13 +101,13 @@ class SiteServer:
         try:
             self._spawn(
                 "daphne",
-                [str(VENV_BIN / "daphne"), *"-b 127.0.0.1 -p 0 -v 1".split()]
+                [str(VENV_BIN / "daphne"), *["-b", "127.0.0.1", "-p", "0", "-v", "1"]]
                 + ["--access-log", str(self.log_dir / "access.log"), "joker_site.asgi:application"],
             )
             self._spawn(
                 "celery",
-                [str(VENV_BIN / "celery"), *"-A joker_site worker --beat --loglevel=info".split()]
-                + "--concurrency=1 --without-mingle --without-gossip".split()
+                [str(VENV_BIN / "celery"), *["-A", "joker_site", "worker", "--beat", "--loglevel=info"]]
+                + ["--concurrency=1", "--without-mingle", "--without-gossip"]
                 # Messages an earlier server left in the queue name rows that no longer exist.
                 + ["--purge", "--schedule", str(self.log_dir / "celerybeat-schedule")],
             )

@@ -6,7 +6,7 @@ import os
 
 from django.conf import global_settings
 
-from joker_site.settings import *  # noqa: F403
+from joker_site.settings import *
 
 # The test process hashes passwords with MD5 for speed (tests/conftest.py): the users a
 # test creates must be able to log in to the served site, whose new passwords hash fast too.

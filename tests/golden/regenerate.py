@@ -26,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent.parent
 sys.path.insert(0, str(ROOT))
 
-from games.engine import ClassicState, JapaneseState, Phase, deal_from_deck, shuffled_deck  # noqa: E402
+from games.engine import ClassicState, JapaneseState, Phase, deal_from_deck, shuffled_deck
 
 HERE = Path(__file__).resolve().parent
 
