@@ -1,9 +1,9 @@
 """Games played and won per variant, for profile pages.
 
-The figures come from the games app: when `games/stats.py` defines
-`results_for_player(player)` returning `{variant_code: (played, won)}` for
-finished matches, the profile shows them. Until then no match exists, so every
-count is truly zero and nothing game-related is queried.
+The figures come from the games app: `games/stats.py` defines
+`results_for_player(player)`, which returns `{variant_code: (played, won)}`
+counted over the finished matches the player sat at. A variant the player has
+not finished a match of shows zeros.
 """
 
 import importlib

@@ -1,6 +1,6 @@
 """Card faces for every page of the site: the live table, the rules pages, replays.
 
-A card is written the way record-format.md writes it: ranks ``6 7 8 9 T J Q K A``,
+A card is written the way docs/record-format.md writes it: ranks ``6 7 8 9 T J Q K A``,
 suits ``S C D H``, jokers ``X1`` and ``X2`` (``6S`` and ``6C`` do not exist).
 This module only draws cards; what a card *does* is the engine's business.
 

@@ -49,7 +49,7 @@ def deal_starts(record: dict) -> list[int]:
 
 
 def record_up_to(record: dict, place: StepPlace) -> dict:
-    """The record cut right after `place` (a game in progress, as record-format.md allows)."""
+    """The record cut right after `place` (a game in progress, as docs/record-format.md allows)."""
     deals = [dict(d) for d in record["deals"][: place.deal + 1]]
     last = deals[-1]
     last["actions"] = list(last["actions"][: 0 if place.action is None else place.action + 1])

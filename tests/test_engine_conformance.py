@@ -1,8 +1,4 @@
-"""Every record in shared/spec/conformance gives the verdict expected.json names.
-
-The folder sits next to the repository root (``../shared/spec/conformance``),
-on CI as here.
-"""
+"""Every record in tests/data/conformance gives the verdict its expected.json names."""
 
 import json
 from pathlib import Path
@@ -11,7 +7,7 @@ import pytest
 
 from games.engine import replay_text
 
-CONFORMANCE = Path(__file__).resolve().parent.parent.parent / "shared" / "spec" / "conformance"
+CONFORMANCE = Path(__file__).resolve().parent / "data" / "conformance"
 EXPECTED = json.loads((CONFORMANCE / "expected.json").read_text())
 
 

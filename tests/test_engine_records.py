@@ -27,7 +27,7 @@ from games.engine import (
 from games.engine.scenario import advance_to_deal
 
 REPO = Path(__file__).resolve().parent.parent
-CONFORMANCE = REPO.parent / "shared" / "spec" / "conformance"
+CONFORMANCE = REPO / "tests" / "data" / "conformance"
 VERDICT_KEYS = ["ok", "tricks", "deal_scores", "pulka_bonus", "totals", "finished", "winner"]
 
 
@@ -332,6 +332,7 @@ def test_replay_command_exits_1_when_a_file_is_refused(tmp_path):
 
 def test_manage_py_replay_on_the_conformance_seeds():
     files = sorted(str(p) for p in CONFORMANCE.glob("seed-*.json"))
+    assert len(files) == 2
     run = subprocess.run(
         [sys.executable, "manage.py", "replay", *files, str(CONFORMANCE / "illegal-classic-02-0.json")],
         cwd=REPO,

@@ -1,6 +1,6 @@
 """``python manage.py replay FILE [FILE ...]``: check game records against the rules.
 
-Prints one line of JSON per file, in order (record-format.md); exits 0 when
+Prints one line of JSON per file, in order (docs/record-format.md); exits 0 when
 every file was accepted, 1 otherwise.
 """
 
