@@ -246,16 +246,6 @@ def blocked_ids(who):
     return {blocked if blocker == user_id else blocker for blocker, blocked in pairs}
 
 
-def check_friends_table_access(host, player):
-    """Raise FriendshipRefused unless `player` may see and join `host`'s friends-only table."""
-    if _user_id(player) is None:
-        raise FriendshipRefused(MEMBER_ONLY_ACTIONS["friends_table"])
-    if _user_id(host) == _user_id(player):
-        return
-    if is_blocked(host, player) or not are_friends(host, player):
-        raise FriendshipRefused(_("This table is for the host's friends only."))
-
-
 # --- Lists for the friends page ----------------------------------------------------
 
 

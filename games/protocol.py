@@ -13,7 +13,6 @@ message; it changes nothing and keeps the socket open.
 
 import json
 import logging
-import os
 import threading
 import time
 from collections import OrderedDict
@@ -38,8 +37,7 @@ CLOSE_UNAUTHENTICATED = 4401
 MAX_FRAME_CHARS = 4096  # the largest honest message (create_table with a password) is far smaller
 
 
-DB_THREADS = int(os.environ.get("PROTOCOL_DB_THREADS", "8"))
-_db_executor = ThreadPoolExecutor(max_workers=DB_THREADS, thread_name_prefix="protocol-db")
+_db_executor = ThreadPoolExecutor(max_workers=settings.PROTOCOL_DB_THREADS, thread_name_prefix="protocol-db")
 _thread_connections = set()  # each worker thread's Django connection, to close them on demand
 _thread_connections_lock = threading.Lock()
 

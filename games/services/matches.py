@@ -6,23 +6,17 @@ carries the version it was made against; a stale or repeated one (a double
 tap, a message the websocket resent after reconnecting) changes nothing.
 """
 
-import hashlib
-import json
 import logging
-import random
-import secrets
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from django.conf import settings
-from django.core.exceptions import ImproperlyConfigured
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from coins import services as coins
-from games import engine
+from games import engine, fairness
 
 from ..models import Match, MatchStatus, Table, TableStatus, Variant
 from . import broadcast
@@ -49,42 +43,6 @@ class Outcome:
     match: Match | None = None
     state: object = None
     seat: int | None = None
-
-
-# --- Deals anyone can verify ----------------------------------------------------
-
-def canonical_deal(deal: dict) -> str:
-    """The dealt cards of one record deal, as the exact text the commitment hashes."""
-    keys = ("hands", "columns") if "columns" in deal else ("hands", "trump_card")
-    return json.dumps({k: deal.get(k) for k in keys}, sort_keys=True, separators=(",", ":"))
-
-
-def commitment_for(deal: dict, salt: str) -> str:
-    return hashlib.sha256(f"{canonical_deal(deal)}|{salt}".encode()).hexdigest()
-
-
-def dealing_rng(purpose: str):
-    """The generator behind the cards and the first dealer: the OS's secure one.
-
-    Browser tests alone fix it with the setting TEST_DEAL_SEED (a known deal, so a
-    scenario can lead a joker). Nothing sets it but a test's settings override: it
-    is not read from the environment nor from any request, and it is refused when
-    DEBUG is off, so the real site always deals at random (docs/testing.md)."""
-    seed = getattr(settings, "TEST_DEAL_SEED", None)
-    if seed is None:
-        return secrets.SystemRandom()
-    if not settings.DEBUG:
-        raise ImproperlyConfigured("TEST_DEAL_SEED fixes the deals: it is for tests and refused when DEBUG is off")
-    return random.Random(f"{seed}:{purpose}")
-
-
-def _deal_next(state, match_secrets: list) -> None:
-    """Shuffle with the OS's secure generator, deal, and commit to the deal."""
-    deck = engine.shuffled_deck(dealing_rng(f"deal-{len(match_secrets)}"))
-    engine.deal_from_deck(state, deck)
-    salt = secrets.token_hex(16)
-    deal = state.record_deals()[-1]
-    match_secrets.append({"commitment": commitment_for(deal, salt), "salt": salt})
 
 
 # --- Loading and saving -----------------------------------------------------------
@@ -181,10 +139,10 @@ def start_match(table: Table) -> Match:
     options = table.record_options()
     if table.variant == Variant.CLASSIC:
         # rules.md 2.1: the first dealer is drawn at random
-        options["first_dealer"] = dealing_rng("first-dealer").randrange(4)
+        options["first_dealer"] = fairness.dealing_rng("first-dealer").randrange(4)
     state = engine.new_state(table.variant, options)
     match_secrets = []
-    _deal_next(state, match_secrets)
+    fairness.deal_next(state, match_secrets)
     match = Match.objects.create(table=table, record=engine.to_record(state, _players(table)), version=0,
                                  deal_commitments=match_secrets)
     if table.is_coin_table:
@@ -297,7 +255,7 @@ def _after_move(match: Match, state) -> None:
 def _advance(match: Match, state) -> None:
     """After a move: deal the next deal when one ended, finish the match when it is over."""
     if state.phase == engine.Phase.DEAL:
-        _deal_next(state, match.deal_commitments)
+        fairness.deal_next(state, match.deal_commitments)
     if state.phase == engine.Phase.GAME_OVER and match.status == MatchStatus.RUNNING:
         _finish(match, state, reason=(state.end or {}).get("reason", ""), seat=(state.end or {}).get("seat"))
 

@@ -10,6 +10,7 @@ from datetime import timedelta
 
 from django.conf import settings
 
+from ..fairness import public_commitments
 from ..models import Match, MatchStatus, Table
 from .matches import held_seat, load_state
 
@@ -45,19 +46,6 @@ def public_seats(table: Table, seats=None) -> list[dict]:
     return public
 
 
-def revealed_deals(match: Match, state) -> list[dict]:
-    """Commitments for every deal; the salt only once that deal is over (or the match is)."""
-    current = len(match.deal_commitments) - 1
-    over = match.status != MatchStatus.RUNNING
-    out = []
-    for i, entry in enumerate(match.deal_commitments):
-        item = {"deal": i, "commitment": entry["commitment"]}
-        if i < current or over:
-            item["salt"] = entry["salt"]
-        out.append(item)
-    return out
-
-
 def seat_view(match: Match, seat: int | None, state=None, seats=None) -> dict:
     """The complete state one seat may see, with the match's version (`seats`: the table's
     seats with their players, when the caller has read them)."""
@@ -75,6 +63,6 @@ def seat_view(match: Match, seat: int | None, state=None, seats=None) -> dict:
         "seats": public_seats(table, seats),
         "clock_seconds": table.clock_seconds,
         "turn_deadline": deadline,
-        "commitments": revealed_deals(match, state),
+        "commitments": public_commitments(match),
         "stake": table.stake,
     }
