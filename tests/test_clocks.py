@@ -1,7 +1,9 @@
-"""Move clocks, disconnects, resignations and forfeits (rules.md 3.6)."""
+"""Move clocks, disconnects, resignations and forfeits (rules.md 3.6); where the clocks live."""
 
+import ast
 import threading
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from django.db import connections
@@ -246,3 +248,71 @@ def test_a_grace_task_for_a_seat_given_up_before_the_start_does_nothing():
     seat = Seat.objects.get(table=table, player=player)
     table_service.stand(table.pk, player)
     assert grace_ran_out(seat.pk, timezone.now()) is False
+
+
+# --- Where the clocks live -------------------------------------------------------------------
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _imported_modules(path: Path, package: str) -> set[str]:
+    """Every module `path` imports, at the top or inside a function, relative imports resolved."""
+    imported = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            imported |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = package.split(".")
+            if node.level:
+                base = base[:len(base) - node.level + 1]
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module
+            imported.add(module)
+            # `from . import clocks` imports the module games.services.clocks
+            imported |= {f"{module}.{alias.name}" for alias in node.names}
+    return imported
+
+
+def _site_modules() -> dict[str, set[str]]:
+    """The games app's modules (without the engine and migrations) and what each imports of them."""
+    modules = {}
+    for path in sorted((ROOT / "games").rglob("*.py")):
+        relative = path.relative_to(ROOT).with_suffix("")
+        if relative.parts[1] in ("engine", "migrations", "management", "templatetags"):
+            continue
+        name = ".".join(relative.parts).removesuffix(".__init__")
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        modules[name] = _imported_modules(path, package)
+    return {name: {other for other in imported if other in modules and other != name}
+            for name, imported in modules.items()}
+
+
+def test_no_service_imports_the_celery_tasks():
+    graph = _site_modules()
+    importers = sorted(name for name, imported in graph.items() if "games.tasks" in imported)
+    assert importers == []
+
+
+def test_matches_tables_clocks_and_tasks_import_one_another_without_a_circle():
+    graph = _site_modules()
+    names = ("games.services.matches", "games.services.tables", "games.services.clocks",
+             "games.services.presence", "games.tasks", "games.fairness")
+
+    def reaches(start, goal, seen=()):
+        return any(nxt == goal or (nxt not in seen and reaches(nxt, goal, (*seen, nxt))) for nxt in graph[start])
+
+    circles = [name for name in names if reaches(name, name)]
+    assert circles == []
+
+
+def test_the_clocks_module_is_the_one_place_that_queues_a_task():
+    queuing = []
+    for path in sorted(ROOT.glob("*/**/*.py")):
+        relative = path.relative_to(ROOT).as_posix()
+        if relative.startswith((".venv/", "node_modules/", "tests/", "scripts/")):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Attribute) and node.attr in ("apply_async", "delay", "send_task"):
+                queuing.append(relative)
+    assert sorted(set(queuing)) == ["games/services/clocks.py"]

@@ -19,7 +19,7 @@ from coins import services as coins
 from games import engine, fairness
 
 from ..models import Match, MatchStatus, Table, TableStatus, Variant
-from . import broadcast
+from . import broadcast, clocks
 
 log = logging.getLogger(__name__)
 
@@ -279,11 +279,9 @@ def bot_move(state, seat):
 
 
 def _save(match: Match, state) -> None:
-    """Store the new position as the next version, and start its move clock.
-
-    The clock is a Celery task due when the time is up, carrying the match and
-    this version; it acts only if the match is still there (`clock_ran_out`), so
-    nothing ever revokes it. The sweeper catches a clock whose task was lost."""
+    """Store the new position as the next version, and start its move clock once it is
+    committed (`clocks.move_started`; the clock acts only if the match is still at this
+    version, see `clock_ran_out`)."""
     match.record = engine.to_record(state, match.record["players"])
     match.version += 1
     match.turn_started_at = timezone.now()
@@ -295,16 +293,7 @@ def _save(match: Match, state) -> None:
     transaction.on_commit(lambda: broadcast.table_changed(table_id, version))
     if match.status == MatchStatus.RUNNING:
         clock_seconds = match.table.clock_seconds
-        transaction.on_commit(lambda: _schedule_clock(match_id, version, clock_seconds))
-
-
-def _schedule_clock(match_id: int, version: int, clock_seconds: int) -> None:
-    from games.tasks import clock_expired
-
-    try:
-        clock_expired.apply_async((match_id, version), countdown=clock_seconds)
-    except Exception:  # the sweeper catches a clock whose task could not be queued
-        log.exception("could not schedule the clock of match %s", match_id)
+        transaction.on_commit(lambda: clocks.move_started(match_id, version, clock_seconds))
 
 
 # --- Timeouts, leaving, resigning -----------------------------------------------------

@@ -6,12 +6,9 @@ decided) and adds the table's public facts. The browser renders it as HTML,
 the JSON protocol sends it as it is.
 """
 
-from datetime import timedelta
-
-from django.conf import settings
-
 from ..fairness import public_commitments
 from ..models import Match, MatchStatus, Table
+from . import clocks
 from .matches import held_seat, load_state
 
 SUIT_SYMBOLS = {"S": "♠", "C": "♣", "D": "♦", "H": "♥"}
@@ -40,7 +37,7 @@ def public_seats(table: Table, seats=None) -> list[dict]:
             "is_bot": seat.is_bot or seat.left_at is not None,
             "left": seat.left_at is not None,
             "connected": seat.connections > 0 or seat.is_bot,
-            "grace_until": (seat.disconnected_at + timedelta(seconds=settings.DISCONNECT_GRACE_SECONDS)).isoformat()
+            "grace_until": clocks.grace_deadline(seat.disconnected_at).isoformat()
             if seat.disconnected_at and not seat.left_at else None,
         })
     return public
@@ -53,7 +50,7 @@ def seat_view(match: Match, seat: int | None, state=None, seats=None) -> dict:
     table = match.table
     deadline = None
     if match.status == MatchStatus.RUNNING and match.turn_started_at and state.to_act is not None:
-        deadline = (match.turn_started_at + timedelta(seconds=table.clock_seconds)).isoformat()
+        deadline = clocks.move_deadline(match.turn_started_at, table.clock_seconds).isoformat()
     return {
         "match": match.pk,
         "table": table.pk,

@@ -19,7 +19,7 @@ from coins import services as coins
 from moderation import bans
 
 from ..models import SEATS_BY_VARIANT, Seat, Table, TableStatus, Variant, Visibility
-from . import broadcast
+from . import broadcast, matches
 
 PASSWORD_GUESSES_ALLOWED = 5
 PASSWORD_GUESS_WINDOW_SECONDS = 600
@@ -282,9 +282,7 @@ def _fill_with_bots(table: Table) -> None:
 def _start_if_full(table: Table) -> None:
     if _free_seat_indexes(table):
         return
-    from .matches import start_match  # the match layer needs the engine; import late
-
-    start_match(table)
+    matches.start_match(table)
 
 
 def close_stale_table(table_id: int) -> bool:
