@@ -23,7 +23,7 @@ from games.services.matches import (
 )
 from games.services.tables import TableSettings
 from games.tasks import sweep
-from tests.factories import make_player
+from tests.factories import make_player, player_at
 
 
 def _match(variant="japanese", names=("tamar", "levan"), **options):
@@ -69,7 +69,7 @@ def test_own_move_resets_the_run_of_timeouts():
     match = _fresh(match)
     state = load_state(match)
     assert state.to_act == declarer
-    perform(match.pk, declarer, state.legal_actions(declarer)[0].to_record(), match.version)
+    perform(match.pk, player_at(match, declarer), state.legal_actions(declarer)[0].to_record(), match.version)
     assert Seat.objects.get(table=match.table, index=declarer).timeouts_in_row == 0
 
 
@@ -86,7 +86,7 @@ def test_japanese_player_whose_clock_runs_out_three_times_in_a_row_loses_the_mat
             clock_ran_out(match.pk, match.version)
         else:
             seat = state.to_act
-            perform(match.pk, seat, state.legal_actions(seat)[0].to_record(), match.version)
+            perform(match.pk, player_at(match, seat), state.legal_actions(seat)[0].to_record(), match.version)
     match = _fresh(match)
     assert match.status == MatchStatus.FINISHED
     assert match.end_reason == "forfeit" and match.end_seat == first
@@ -184,7 +184,7 @@ def test_a_timeout_racing_the_players_own_move_counts_exactly_once():
     def by_player():
         barrier.wait()
         try:
-            perform(match.pk, seat, action, 1)
+            perform(match.pk, player_at(match, seat), action, 1)
             results["player"] = True
         except MatchError as exc:
             results["player"] = exc.code
@@ -232,7 +232,8 @@ def test_every_move_queues_its_clock_task_with_the_match_its_version_and_the_mov
     match, _players = _match(clock_seconds=30)
     state = load_state(match)
     with django_capture_on_commit_callbacks(execute=True):
-        perform(match.pk, state.to_act, state.legal_actions(state.to_act)[0].to_record(), match.version)
+        perform(match.pk, player_at(match, state.to_act), state.legal_actions(state.to_act)[0].to_record(),
+                match.version)
     queued = [json.loads(raw)["headers"] for raw in broker.lrange(queue, 0, -1)]
     clocks = [h for h in queued if h["task"] == "games.tasks.clock_expired"]
     assert [h["argsrepr"] for h in clocks] == [f"({match.pk}, {match.version + 1})"]

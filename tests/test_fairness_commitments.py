@@ -36,6 +36,7 @@ from games.models import Match, MatchStatus
 from games.services import matches as match_service
 from games.services.matches import MatchError, perform
 from games.services.presenter import seat_view
+from tests.factories import player_at
 from tests.replay_helpers import finished_match, fresh, kept_for_the_module, play_moves, seated_match
 
 pytestmark = pytest.mark.django_db
@@ -298,7 +299,7 @@ def test_a_player_cannot_send_cards_to_deal_and_nothing_changes(action):
     before = (match.record, match.deal_commitments, match.version)
     state = match_service.load_state(match)
     with pytest.raises(MatchError):
-        perform(match.pk, state.to_act, action, match.version)
+        perform(match.pk, player_at(match, state.to_act), action, match.version)
     match = fresh(match)
     assert (match.record, match.deal_commitments, match.version) == before
 

@@ -1,14 +1,23 @@
-"""The live match: every change goes through `perform`.
+"""The live match, and every change to it.
 
-`perform` validates with the engine, locks the match row, applies, stores the
-new record, bumps the version and broadcasts after commit. A client's action
-carries the version it was made against; a stale or repeated one (a double
-tap, a message the websocket resent after reconnecting) changes nothing.
+A match changes in a few named ways, each a function here that locks the match
+row (`select_for_update`), checks, applies, stores the new record as the next
+version (`_save`, which also broadcasts after commit and starts the move clock):
+
+- `perform`: a player's move (the browser's consumer and the JSON protocol);
+- `clock_ran_out`, `grace_ran_out`: the clocks (games/services/clocks.py);
+- `resign`: a player leaves; `abort`: staff or the system stops the match;
+- `start_match`: the table filled (called by the table service under its lock).
+
+A client's action carries the version it was made against; a stale or repeated
+one (a double tap, a message the websocket resent after reconnecting) changes
+nothing. Every refusal is a `MatchError` (a `joker_site.refusals.Refusal`).
 """
 
 import logging
 import threading
 from collections import OrderedDict
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -17,6 +26,7 @@ from django.utils.translation import gettext as _
 
 from coins import services as coins
 from games import engine, fairness
+from joker_site.refusals import Refusal
 
 from ..models import Match, MatchStatus, Table, TableStatus, Variant
 from . import broadcast, clocks
@@ -24,14 +34,9 @@ from . import broadcast, clocks
 log = logging.getLogger(__name__)
 
 
-class MatchError(Exception):
-    """A refused action: `code` for programs, `message` for people."""
-
-    def __init__(self, code, message, params=None):
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.params = params or {}
+class MatchError(Refusal):
+    """A refused action at a match; refused under the match's lock, it carries the
+    match's `version` in `params`."""
 
 
 @dataclass
@@ -184,32 +189,36 @@ def _locked_match(match_id: int, with_seats: bool = False) -> Match:
         from django.db.models import Prefetch
 
         matches = matches.prefetch_related(Prefetch("table__seats", queryset=seats_with_players()))
-    return matches.get(pk=match_id)
+    try:
+        return matches.get(pk=match_id)
+    except Match.DoesNotExist:
+        raise MatchError("no_such_match", _("There is no such match.")) from None
 
 
-def perform(match_id: int, seat: int, action: dict, expected_version: int) -> Outcome:
-    """Apply one player's action, or refuse it and change nothing."""
+def perform(match_id: int, player, action: dict, expected_version: int) -> Outcome:
+    """Apply `player`'s action at the seat they hold in the match, or refuse it and change
+    nothing. The one way a player's move enters a match (the browser's consumer and the
+    protocol both call it): the seat is found under the match's lock, from the seats read
+    with it, so it cannot change between the check and the move."""
     with transaction.atomic():
         match = _locked_match(match_id, with_seats=True)
-        state = _perform_locked(match, seat, action, expected_version)
+        with _refusals_carry_version(match):
+            seat = held_seat(match.table.seats.all(), player)
+            if seat is None:
+                raise MatchError("not_seated", _("You are not sitting at this table."))
+            state = _perform_locked(match, seat, action, expected_version)
     return Outcome(version=match.version, finished=match.status != MatchStatus.RUNNING, match=match, state=state,
                    seat=seat)
 
 
-def perform_for_player(match_id: int, player, action: dict, expected_version: int) -> Outcome:
-    """`perform` for the seat `player` holds at the match, found under the same lock
-    (a program names the match, not its seat)."""
-    with transaction.atomic():
-        try:
-            match = _locked_match(match_id, with_seats=True)
-        except Match.DoesNotExist:
-            raise MatchError("no_such_match", _("There is no such match.")) from None
-        seat = held_seat(match.table.seats.all(), player)
-        if seat is None:
-            raise MatchError("not_seated", _("You are not sitting at this table."), {"version": match.version})
-        state = _perform_locked(match, seat, action, expected_version)
-    return Outcome(version=match.version, finished=match.status != MatchStatus.RUNNING, match=match, state=state,
-                   seat=seat)
+@contextmanager
+def _refusals_carry_version(match: Match):
+    """A refusal made under the lock tells the client which version the match is at."""
+    try:
+        yield
+    except MatchError as refusal:
+        refusal.params.setdefault("version", match.version)
+        raise
 
 
 def _perform_locked(match: Match, seat: int, action: dict, expected_version: int):
@@ -217,8 +226,7 @@ def _perform_locked(match: Match, seat: int, action: dict, expected_version: int
     if match.status != MatchStatus.RUNNING:
         raise MatchError("match_over", _("This match is over."))
     if expected_version != match.version:
-        raise MatchError("stale_version", _("The table has moved on; your view has been refreshed."),
-                         {"version": match.version})
+        raise MatchError("stale_version", _("The table has moved on; your view has been refreshed."))
     state = load_state(match)
     _apply(state, seat, action)
     _reset_timeouts(match, seat)
@@ -345,16 +353,19 @@ def grace_ran_out(seat_id: int, disconnected_at) -> bool:
         return True
 
 
-def resign(match_id: int, player) -> None:
-    """A player leaves on purpose: Japanese, the opponent wins; classic, a bot takes the seat."""
+def resign(match_id: int, player) -> int:
+    """A player leaves on purpose: Japanese, the opponent wins; classic, a bot takes the seat.
+    Returns the index of the seat they left."""
     with transaction.atomic():
         match = _locked_match(match_id)
-        if match.status != MatchStatus.RUNNING:
-            raise MatchError("match_over", _("This match is over."))
-        seat = match.table.seats.filter(player=player, left_at__isnull=True).first()
-        if seat is None:
-            raise MatchError("not_seated", _("You are not sitting at this table."))
-        _player_gone(match, load_state(match), seat, reason="resign")
+        with _refusals_carry_version(match):
+            if match.status != MatchStatus.RUNNING:
+                raise MatchError("match_over", _("This match is over."))
+            seat = match.table.seats.filter(player=player, left_at__isnull=True).first() if player else None
+            if seat is None:
+                raise MatchError("not_seated", _("You are not sitting at this table."))
+            _player_gone(match, load_state(match), seat, reason="resign")
+    return seat.index
 
 
 def abort(match_id: int, reason: str) -> bool:

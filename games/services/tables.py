@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 
 from accounts.friends import are_friends, is_blocked
 from coins import services as coins
+from joker_site.refusals import Refusal
 from moderation import bans
 
 from ..models import SEATS_BY_VARIANT, Seat, Table, TableStatus, Variant, Visibility
@@ -25,13 +26,8 @@ PASSWORD_GUESSES_ALLOWED = 5
 PASSWORD_GUESS_WINDOW_SECONDS = 600
 
 
-class TableError(Exception):
-    """A refusal with a message fit to show the player."""
-
-    def __init__(self, message, code="refused"):
-        super().__init__(message)
-        self.message = message
-        self.code = code
+class TableError(Refusal):
+    """A refused table action (creating, sitting, standing, a rematch), fit to show the player."""
 
 
 @dataclass(frozen=True)
@@ -52,9 +48,9 @@ def create_table(creator, settings: TableSettings, *, sit=True) -> Table:
     """Create a table and (by default) seat its creator at seat 0."""
     _check_not_banned(creator)
     if creator.is_guest and settings.stake:
-        raise TableError(_("Guests can only play at free tables. Sign up to play for Domino Coin."), "guest_coins")
+        raise TableError("guest_coins", _("Guests can only play at free tables. Sign up to play for Domino Coin."))
     if creator.is_guest and settings.visibility == Visibility.FRIENDS:
-        raise TableError(_("Guests have no friends list. Sign up to make a friends-only table."), "guest_friends")
+        raise TableError("guest_friends", _("Guests have no friends list. Sign up to make a friends-only table."))
     with transaction.atomic():
         table = Table.objects.create(
             variant=settings.variant,
@@ -103,10 +99,10 @@ def check_table_password(table: Table, player, password: str, client_key: str):
     key = f"table-password:{table.pk}:{client_key}"
     guesses = cache.get(key, 0)
     if guesses >= PASSWORD_GUESSES_ALLOWED:
-        raise TableError(_("Too many wrong passwords. Try again in a few minutes."), "password_rate_limited")
+        raise TableError("password_rate_limited", _("Too many wrong passwords. Try again in a few minutes."))
     if not password or not check_password(password, table.password_hash):
         cache.set(key, guesses + 1, PASSWORD_GUESS_WINDOW_SECONDS)
-        raise TableError(_("Wrong table password."), "wrong_password")
+        raise TableError("wrong_password", _("Wrong table password."))
 
 
 def sit(table_id: int, player, *, password: str = "", client_key: str = "", seat_index=None) -> Seat:
@@ -120,8 +116,7 @@ def sit(table_id: int, player, *, password: str = "", client_key: str = "", seat
         if table.rematch_of_id is not None:
             # Only the players of the match before may sit, and they need no password.
             if not _played_the_match_before(table, player):
-                raise TableError(_("This rematch is kept for the players of the match before it."),
-                                 "rematch_reserved")
+                raise TableError("rematch_reserved", _("This rematch is kept for the players of the match before it."))
         elif table.visibility == Visibility.PASSWORD and player.pk != table.creator_id:
             check_table_password(table, player, password, client_key or f"player:{player.pk}")
         seat = _seat_player(table, player, seat_index)
@@ -164,9 +159,9 @@ def offer_rematch(table_id: int, player) -> Table:
         # The old table's lock serialises two players asking at the same moment: one rematch.
         old = Table.objects.select_for_update(of=("self",)).get(pk=table_id)
         if old.status != TableStatus.FINISHED:
-            raise TableError(_("A rematch can be asked for once the match is over."), "not_finished")
+            raise TableError("not_finished", _("A rematch can be asked for once the match is over."))
         if not played_at(old.pk, player):
-            raise TableError(_("Only the players of this match can ask for a rematch."), "not_a_player")
+            raise TableError("not_a_player", _("Only the players of this match can ask for a rematch."))
         rematch = waiting_rematch(old)
         if rematch is None:
             rematch = _create_rematch(old, player)
@@ -179,7 +174,7 @@ def offer_rematch(table_id: int, player) -> Table:
 def _create_rematch(old: Table, player) -> Table:
     _check_not_banned(player)
     if player.is_guest and old.is_coin_table:
-        raise TableError(_("Guests can only play at free tables. Sign up to play for Domino Coin."), "guest_coins")
+        raise TableError("guest_coins", _("Guests can only play at free tables. Sign up to play for Domino Coin."))
     table = Table.objects.create(
         variant=old.variant, stake=old.stake, visibility=old.visibility, password_hash=old.password_hash,
         clock_seconds=old.clock_seconds, game_type=old.game_type, khishti=old.khishti,
@@ -197,9 +192,9 @@ def stand(table_id: int, player) -> None:
         table = Table.objects.select_for_update().get(pk=table_id)
         seat = table.seats.filter(player=player).first()
         if seat is None:
-            raise TableError(_("You are not sitting at this table."), "not_seated")
+            raise TableError("not_seated", _("You are not sitting at this table."))
         if table.status != TableStatus.OPEN:
-            raise TableError(_("The match has started: use Resign to leave it."), "already_started")
+            raise TableError("already_started", _("The match has started: use Resign to leave it."))
         if table.is_coin_table:
             coins.refund_stake(player.user, table.escrow_key)
         seat.delete()
@@ -212,7 +207,7 @@ def stand(table_id: int, player) -> None:
 def close_unstarted(table: Table, reason: str = "") -> None:
     """Close a table that never started, refunding every stake (caller holds the lock)."""
     if table.status != TableStatus.OPEN:
-        raise TableError(_("Only a table that has not started can be closed."), "already_started")
+        raise TableError("already_started", _("Only a table that has not started can be closed."))
     if table.is_coin_table:
         coins.refund_all(table.escrow_key, reason or "table closed", table_id=table.pk)
     table.seats.all().delete()
@@ -230,21 +225,20 @@ def _close(table: Table) -> None:
 def _check_not_banned(player) -> None:
     refusal = bans.refusal_for_player(player)
     if refusal:
-        raise TableError(refusal, "banned")
+        raise TableError("banned", refusal)
 
 
 def _check_may_sit(table: Table, player) -> None:
     if table.status != TableStatus.OPEN:
-        raise TableError(_("This table is no longer taking players."), "not_open")
+        raise TableError("not_open", _("This table is no longer taking players."))
     _check_not_banned(player)
     if player.is_guest and table.is_coin_table:
-        raise TableError(_("Guests can only play at free tables. Sign up to play for Domino Coin."), "guest_coins")
+        raise TableError("guest_coins", _("Guests can only play at free tables. Sign up to play for Domino Coin."))
     if table.visibility == Visibility.FRIENDS:
         if player.is_guest:
-            raise TableError(_("Friends-only tables are for the creator's friends; guests cannot join them."),
-                             "guest_friends")
+            raise TableError("guest_friends", _("Friends-only tables are for the creator's friends; guests cannot join them."))
         if not can_see(table, player):
-            raise TableError(_("This table is for the creator's friends only."), "friends_only")
+            raise TableError("friends_only", _("This table is for the creator's friends only."))
 
 
 def _free_seat_indexes(table: Table):
@@ -255,23 +249,21 @@ def _free_seat_indexes(table: Table):
 def _seat_player(table: Table, player, seat_index=None) -> Seat:
     free = _free_seat_indexes(table)
     if not free:
-        raise TableError(_("This table is full."), "full")
+        raise TableError("full", _("This table is full."))
     if seat_index is None:
         seat_index = free[0]
     elif seat_index not in free:
-        raise TableError(_("That seat is taken."), "seat_taken")
+        raise TableError("seat_taken", _("That seat is taken."))
     if table.is_coin_table:
         try:
             coins.stake(player.user, table.escrow_key, table.stake, table_id=table.pk)
-        except coins.InsufficientFunds as exc:
-            raise TableError(str(exc), "insufficient_funds") from exc
-        except coins.LedgerError as exc:
-            raise TableError(str(exc), "coins_refused") from exc
+        except coins.LedgerError as exc:  # InsufficientFunds keeps its own code
+            raise TableError(exc.code, exc.message) from exc
     try:
         with transaction.atomic():
             return Seat.objects.create(table=table, index=seat_index, player=player)
     except IntegrityError as exc:  # the table lock makes this unreachable; keep the error honest anyway
-        raise TableError(_("That seat is taken."), "seat_taken") from exc
+        raise TableError("seat_taken", _("That seat is taken.")) from exc
 
 
 def _fill_with_bots(table: Table) -> None:
