@@ -7,6 +7,7 @@ same transaction: a seat and its stake exist together or not at all.
 """
 
 from dataclasses import dataclass
+from dataclasses import fields as dataclass_fields
 
 from django.contrib.auth.hashers import check_password, make_password
 from django.core.cache import cache
@@ -19,6 +20,7 @@ from coins import services as coins
 from joker_site.refusals import Refusal
 from moderation import bans
 
+from .. import options
 from ..models import SEATS_BY_VARIANT, Seat, Table, TableStatus, Variant, Visibility
 from . import broadcast, matches
 
@@ -32,37 +34,44 @@ class TableError(Refusal):
 
 @dataclass(frozen=True)
 class TableSettings:
+    """What a table is created with; the one place a table's settings are copied from
+    (`table_fields`) and read back (`of`), for a new table and for a rematch alike."""
+
     variant: str
     stake: int = 0
     visibility: str = Visibility.OPEN
     password: str = ""
-    clock_seconds: int = 30
-    game_type: str = "standard"
-    khishti: str = "200"
-    pulka_bonus: str = "premium_moshla"
+    clock_seconds: int = options.DEFAULT_CLOCK_SECONDS
+    game_type: str = options.DEFAULT_GAME_TYPE
+    khishti: str = options.DEFAULT_KHISHTI
+    pulka_bonus: str = options.DEFAULT_PULKA_BONUS
     fill_with_bots: bool = False
-    target: int = 21
+    target: int = options.DEFAULT_TARGET
+
+    @classmethod
+    def of(cls, table: Table) -> "TableSettings":
+        """The settings `table` was created with (its password stays hashed: it is copied as `password_hash`)."""
+        return cls(**{name: getattr(table, name) for name in cls._column_names()})
+
+    def table_fields(self) -> dict:
+        """The Table columns these settings set, the password aside (a new table hashes it,
+        a rematch copies the hash)."""
+        fields = {name: getattr(self, name) for name in self._column_names()}
+        fields["fill_with_bots"] = self.fill_with_bots and self.variant == Variant.CLASSIC  # bots: classic only
+        return fields
+
+    @classmethod
+    def _column_names(cls) -> list[str]:
+        return [field.name for field in dataclass_fields(cls) if field.name != "password"]
 
 
 def create_table(creator, settings: TableSettings, *, sit=True) -> Table:
     """Create a table and (by default) seat its creator at seat 0."""
-    _check_not_banned(creator)
-    if creator.is_guest and settings.stake:
-        raise TableError("guest_coins", _("Guests can only play at free tables. Sign up to play for Domino Coin."))
-    if creator.is_guest and settings.visibility == Visibility.FRIENDS:
-        raise TableError("guest_friends", _("Guests have no friends list. Sign up to make a friends-only table."))
+    _check_may_create(creator, settings)
     with transaction.atomic():
         table = Table.objects.create(
-            variant=settings.variant,
-            stake=settings.stake,
-            visibility=settings.visibility,
+            **settings.table_fields(),
             password_hash=make_password(settings.password) if settings.visibility == Visibility.PASSWORD else "",
-            clock_seconds=settings.clock_seconds,
-            game_type=settings.game_type,
-            khishti=settings.khishti,
-            pulka_bonus=settings.pulka_bonus,
-            fill_with_bots=settings.fill_with_bots and settings.variant == Variant.CLASSIC,
-            target=settings.target,
             creator=creator,
         )
         if sit:
@@ -172,14 +181,10 @@ def offer_rematch(table_id: int, player) -> Table:
 
 
 def _create_rematch(old: Table, player) -> Table:
-    _check_not_banned(player)
-    if player.is_guest and old.is_coin_table:
-        raise TableError("guest_coins", _("Guests can only play at free tables. Sign up to play for Domino Coin."))
+    settings = TableSettings.of(old)
+    _check_may_create(player, settings)
     table = Table.objects.create(
-        variant=old.variant, stake=old.stake, visibility=old.visibility, password_hash=old.password_hash,
-        clock_seconds=old.clock_seconds, game_type=old.game_type, khishti=old.khishti,
-        pulka_bonus=old.pulka_bonus, fill_with_bots=old.fill_with_bots, target=old.target,
-        creator=player, rematch_of=old,
+        **settings.table_fields(), password_hash=old.password_hash, creator=player, rematch_of=old,
     )
     _seat_creator(table, player)
     transaction.on_commit(broadcast.lobby_changed)
@@ -222,6 +227,18 @@ def _close(table: Table) -> None:
     table.save(update_fields=["status", "closed_at"])
 
 
+def _check_may_create(creator, settings: TableSettings) -> None:
+    _check_not_banned(creator)
+    if creator.is_guest and settings.stake:
+        raise _guests_play_free()
+    if creator.is_guest and settings.visibility == Visibility.FRIENDS:
+        raise TableError("guest_friends", _("Guests have no friends list. Sign up to make a friends-only table."))
+
+
+def _guests_play_free() -> TableError:
+    return TableError("guest_coins", _("Guests can only play at free tables. Sign up to play for Domino Coin."))
+
+
 def _check_not_banned(player) -> None:
     refusal = bans.refusal_for_player(player)
     if refusal:
@@ -233,7 +250,7 @@ def _check_may_sit(table: Table, player) -> None:
         raise TableError("not_open", _("This table is no longer taking players."))
     _check_not_banned(player)
     if player.is_guest and table.is_coin_table:
-        raise TableError("guest_coins", _("Guests can only play at free tables. Sign up to play for Domino Coin."))
+        raise _guests_play_free()
     if table.visibility == Visibility.FRIENDS:
         if player.is_guest:
             raise TableError("guest_friends", _("Friends-only tables are for the creator's friends; guests cannot join them."))
