@@ -7,6 +7,8 @@ from pathlib import Path
 import pytest
 from django.utils import translation
 
+from accounts.friends import FriendshipRefused
+from accounts.players import MembersOnly
 from coins import services as coins
 from games import consumers, protocol
 from games.models import Match
@@ -14,6 +16,7 @@ from games.services import tables as table_service
 from games.services.matches import MatchError, load_state, perform, resign
 from games.services.tables import TableError, TableSettings
 from joker_site.refusals import Refusal
+from moderation.services import ModerationError
 from tests.factories import make_player, player_at
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -42,11 +45,15 @@ def _ledger_refusals():
 
 def test_the_services_refusals_share_one_base_type_with_code_message_and_params():
     assert protocol.Refusal is Refusal
-    for kind in (TableError, MatchError, consumers.FrameError, *_ledger_refusals()):
+    for kind in (TableError, MatchError, consumers.FrameError, FriendshipRefused, MembersOnly, ModerationError,
+                 *_ledger_refusals()):
         assert issubclass(kind, Refusal), kind
     refusal = TableError("full", "This table is full.")
     assert (refusal.code, refusal.message, refusal.params, str(refusal)) == (
         "full", "This table is full.", {}, "This table is full.")
+    # A refusal with one code says only its message; the code is its class's.
+    assert (FriendshipRefused(message="No.").code, ModerationError(message="No.").code) == (
+        "friendship_refused", "moderation_refused")
 
 
 def test_a_coin_refusal_keeps_its_code_its_facts_and_is_worded_when_read():
