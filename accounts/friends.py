@@ -17,16 +17,16 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from joker_site.refusals import Refusal
+
 from .models import Block, Friendship, Player
 from .players import MEMBER_ONLY_ACTIONS
 
 
-class FriendshipRefused(Exception):
+class FriendshipRefused(Refusal):
     """A friend action that cannot be done; `message` tells the person why."""
 
-    def __init__(self, message):
-        super().__init__(str(message))
-        self.message = message
+    code = "friendship_refused"
 
 
 @dataclass(frozen=True)
@@ -72,26 +72,26 @@ def _target_user(target):
     User = get_user_model()
     if isinstance(target, Player):
         if not target.is_member:
-            raise FriendshipRefused(_("Guests cannot be added as friends: they need an account first."))
+            raise FriendshipRefused(message=_("Guests cannot be added as friends: they need an account first."))
         target = target.user
     elif isinstance(target, int):
         target = User.objects.filter(pk=target).first()
     if target is None or not target.is_active:
-        raise FriendshipRefused(_("There is no such player."))
+        raise FriendshipRefused(message=_("There is no such player."))
     return target
 
 
 def _sender_id(sender):
     sender_id = _user_id(sender)
     if sender_id is None:
-        raise FriendshipRefused(MEMBER_ONLY_ACTIONS["friend_request"])
+        raise FriendshipRefused(message=MEMBER_ONLY_ACTIONS["friend_request"])
     return sender_id
 
 
 def _other_id(other):
     other_id = _user_id(other)
     if other_id is None:
-        raise FriendshipRefused(_("There is no such player."))
+        raise FriendshipRefused(message=_("There is no such player."))
     return other_id
 
 
@@ -104,16 +104,16 @@ def send_friend_request(sender, target):
     sender_id = _sender_id(sender)
     target_user = _target_user(target)
     if target_user.pk == sender_id:
-        raise FriendshipRefused(_("You cannot send a friend request to yourself."))
+        raise FriendshipRefused(message=_("You cannot send a friend request to yourself."))
     name = target_user.get_username()
     with transaction.atomic():
         _lock_users(sender_id, target_user.pk)
         if Block.objects.filter(blocker_id=sender_id, blocked_id=target_user.pk).exists():
             raise FriendshipRefused(
-                _("You have blocked %(name)s. Unblock them first to send a friend request.") % {"name": name}
+                message=_("You have blocked %(name)s. Unblock them first to send a friend request.") % {"name": name}
             )
         if Block.objects.filter(blocker_id=target_user.pk, blocked_id=sender_id).exists():
-            raise FriendshipRefused(_("%(name)s does not accept friend requests from you.") % {"name": name})
+            raise FriendshipRefused(message=_("%(name)s does not accept friend requests from you.") % {"name": name})
         row = _relation_row(sender_id, target_user.pk)
         if row is None:
             low, high = _pair(sender_id, target_user.pk)
@@ -139,7 +139,7 @@ def _locked_pending_request(requester_id, receiver_id):
     _lock_users(requester_id, receiver_id)
     row = _relation_row(requester_id, receiver_id)
     if row is None or row.status != Friendship.PENDING or row.requested_by_id != requester_id:
-        raise FriendshipRefused(_("This friend request no longer exists."))
+        raise FriendshipRefused(message=_("This friend request no longer exists."))
     return row
 
 
@@ -173,7 +173,7 @@ def remove_friend(user, friend):
         _lock_users(user_id, friend_id)
         row = _relation_row(user_id, friend_id)
         if row is None or row.status != Friendship.ACCEPTED:
-            raise FriendshipRefused(_("You are not friends with this player."))
+            raise FriendshipRefused(message=_("You are not friends with this player."))
         row.delete()
     return Outcome("removed", _("Removed from your friends."))
 
@@ -183,7 +183,7 @@ def block_user(user, other):
     user_id = _sender_id(user)
     other_user = _target_user(other)
     if other_user.pk == user_id:
-        raise FriendshipRefused(_("You cannot block yourself."))
+        raise FriendshipRefused(message=_("You cannot block yourself."))
     with transaction.atomic():
         _lock_users(user_id, other_user.pk)
         Block.objects.get_or_create(blocker_id=user_id, blocked_id=other_user.pk)
@@ -202,7 +202,7 @@ def unblock_user(user, other):
         _lock_users(user_id, other_id)
         deleted, _unused = Block.objects.filter(blocker_id=user_id, blocked_id=other_id).delete()
     if not deleted:
-        raise FriendshipRefused(_("This player is not blocked."))
+        raise FriendshipRefused(message=_("This player is not blocked."))
     return Outcome("unblocked", _("Unblocked."))
 
 
@@ -244,16 +244,6 @@ def blocked_ids(who):
         return set()
     pairs = Block.objects.filter(Q(blocker_id=user_id) | Q(blocked_id=user_id)).values_list("blocker_id", "blocked_id")
     return {blocked if blocker == user_id else blocker for blocker, blocked in pairs}
-
-
-def check_friends_table_access(host, player):
-    """Raise FriendshipRefused unless `player` may see and join `host`'s friends-only table."""
-    if _user_id(player) is None:
-        raise FriendshipRefused(MEMBER_ONLY_ACTIONS["friends_table"])
-    if _user_id(host) == _user_id(player):
-        return
-    if is_blocked(host, player) or not are_friends(host, player):
-        raise FriendshipRefused(_("This table is for the host's friends only."))
 
 
 # --- Lists for the friends page ----------------------------------------------------

@@ -13,6 +13,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from joker_site.refusals import Refusal
+
 from .models import Player
 
 GUEST_SESSION_KEY = "accounts.guest_player_id"
@@ -24,12 +26,11 @@ _LONG_GUEST_NUMBERS = (10000, 999999)
 _SHORT_NUMBER_TRIES = 12
 
 
-class MembersOnly(Exception):
-    """Raised when a guest tries something only members may do; `message` says why."""
+class MembersOnly(Refusal):
+    """Raised when a guest tries something only members may do; `message` says why,
+    `params["action"]` names the action."""
 
-    def __init__(self, message):
-        super().__init__(str(message))
-        self.message = message
+    code = "members_only"
 
 
 # What a guest may not do, and the message they get when they try.
@@ -54,7 +55,7 @@ def require_member(player, action):
     if action not in MEMBER_ONLY_ACTIONS:
         raise ValueError(f"unknown member-only action {action!r}")
     if player is None or not player.is_member:
-        raise MembersOnly(MEMBER_ONLY_ACTIONS[action])
+        raise MembersOnly(message=MEMBER_ONLY_ACTIONS[action], params={"action": action})
 
 
 def player_for_user(user):

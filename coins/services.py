@@ -13,12 +13,15 @@ from django.db.models import Q, Sum
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 
+from games.options import STAKES
+from joker_site.refusals import Refusal
+
 from .models import Account, Entry, EntryKind, Payout, Stake
 
 WELCOME_GRANT = 1000
 DAILY_BONUS = 100
-# The stakes a coin table may have.
-TABLE_STAKES = (25, 50, 100, 250)
+# The stakes a coin table may have (the table options' own list).
+TABLE_STAKES = STAKES
 # The daily bonus is for a player who is low: fewer coins than this, counting
 # coins staked at tables, i.e. not even four stakes of the smallest table.
 BONUS_THRESHOLD = 4 * min(TABLE_STAKES)
@@ -30,23 +33,29 @@ MINT_KEY = "mint"
 # --- Errors ----------------------------------------------------------------------
 
 
-class LedgerError(Exception):
-    """A refused coin operation. Nothing was changed. `str()` is a sentence for
-    the player, in the language active when it is read."""
+class LedgerError(Refusal):
+    """A refused coin operation. Nothing was changed. `message` (and `str()`) is a
+    sentence for the player, in the language active when it is read."""
 
+    code = "coins_refused"
+
+    def __init__(self, **params):
+        super().__init__(params=params)
+
+    @property
     def message(self):
         return gettext("This coin operation is not possible.")
 
-    def __str__(self):
-        return str(self.message())
-
 
 class InsufficientFunds(LedgerError):
+    code = "insufficient_funds"
+
     def __init__(self, needed, available):
-        super().__init__(needed, available)
+        super().__init__(needed=needed, available=available)
         self.needed = needed
         self.available = available
 
+    @property
     def message(self):
         return ngettext(
             "You need %(needed)s Domino Coin for this but have only %(available)s.",
@@ -58,16 +67,18 @@ class InsufficientFunds(LedgerError):
 class NotEligible(LedgerError):
     """Guests and anonymous visitors have no wallet."""
 
+    @property
     def message(self):
         return gettext("Domino Coins are for registered accounts. Sign up or log in to get yours.")
 
 
 class InvalidAmount(LedgerError):
     def __init__(self, amount, allowed=None):
-        super().__init__(amount, allowed)
+        super().__init__(amount=amount, allowed=allowed)
         self.amount = amount
         self.allowed = allowed
 
+    @property
     def message(self):
         if self.allowed:
             return gettext("%(amount)s is not a table stake; the stakes are %(allowed)s.") % {
@@ -81,10 +92,11 @@ class StakeMismatch(LedgerError):
     """Every stake in one escrow must be the same amount."""
 
     def __init__(self, amount, table_stake):
-        super().__init__(amount, table_stake)
+        super().__init__(amount=amount, table_stake=table_stake)
         self.amount = amount
         self.table_stake = table_stake
 
+    @property
     def message(self):
         return gettext("This table plays for %(stake)s coins, not %(amount)s.") % {
             "stake": self.table_stake,
@@ -93,15 +105,17 @@ class StakeMismatch(LedgerError):
 
 
 class EscrowSealed(LedgerError):
+    @property
     def message(self):
         return gettext("The match has started: stakes stay in the pot until it ends.")
 
 
 class NotStaked(LedgerError):
     def __init__(self, who=""):
-        super().__init__(who)
+        super().__init__(who=who)
         self.who = who
 
+    @property
     def message(self):
         return gettext("Only a player whose stake is in this pot can win it.")
 
@@ -111,9 +125,10 @@ class PayoutConflict(LedgerError):
     in the caller, never something to retry."""
 
     def __init__(self, key):
-        super().__init__(key)
+        super().__init__(key=key)
         self.key = key
 
+    @property
     def message(self):
         return gettext("This match has already been paid out differently.")
 
@@ -123,9 +138,10 @@ class BonusNotAvailable(LedgerError):
     NOT_LOW = "not_low"
 
     def __init__(self, reason):
-        super().__init__(reason)
+        super().__init__(reason=reason)
         self.reason = reason
 
+    @property
     def message(self):
         if self.reason == self.ALREADY_CLAIMED:
             return gettext("You have already claimed today's bonus. Come back tomorrow.")
@@ -136,11 +152,13 @@ class BonusNotAvailable(LedgerError):
 
 
 class MissingReason(LedgerError):
+    @property
     def message(self):
         return gettext("Say why the balance is being corrected.")
 
 
 class StaffOnly(LedgerError):
+    @property
     def message(self):
         return gettext("Only site staff can adjust a balance.")
 

@@ -15,6 +15,8 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from joker_site.refusals import Refusal
+
 from .services import presence
 from .services.broadcast import LOBBY_GROUP, table_group
 
@@ -94,8 +96,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         try:
             with translation.override(self.language):
                 frame = parse_browser_frame(text_data)
-        except FrameError as exc:
-            await self.send_error(exc.message)
+        except Refusal as refusal:
+            await self.send_error(refusal.message)
             return
         if frame["type"] == "resync":
             await self.send_state()
@@ -129,10 +131,8 @@ def _in_language(function, language):
     return wrapped
 
 
-class FrameError(Exception):
-    def __init__(self, message):
-        super().__init__(message)
-        self.message = message
+class FrameError(Refusal):
+    """A browser frame that is not a well-formed message (the protocol's codes)."""
 
 
 def parse_browser_frame(text_data) -> dict:
@@ -142,31 +142,31 @@ def parse_browser_frame(text_data) -> dict:
     try:
         data = json.loads(text_data or "")
     except ValueError:
-        raise FrameError(_("That message could not be read."))
+        raise FrameError("bad_json", _("That message could not be read."))
     if not isinstance(data, dict):
-        raise FrameError(_("That message could not be read."))
+        raise FrameError("bad_json", _("That message could not be read."))
     kind = data.get("type", "act")
     if kind in ("resync", "resign"):
         return {"type": kind}
     if kind != "act":
-        raise FrameError(_("Unknown message type."))
+        raise FrameError("unknown_type", _("Unknown message type."))
     try:
         version = int(data["version"])
     except (KeyError, TypeError, ValueError):
-        raise FrameError(_("The message does not say which position it was made against."))
+        raise FrameError("bad_message", _("The message does not say which position it was made against."))
     action = {}
     for key in ("play", "joker", "suit", "trump"):
         if key in data:
             if not isinstance(data[key], str):
-                raise FrameError(_("That action is not understood."))
+                raise FrameError("malformed_action", _("That action is not understood."))
             action[key] = data[key]
     if "bid" in data:
         try:
             action["bid"] = int(data["bid"])
         except (TypeError, ValueError):
-            raise FrameError(_("A bid is a whole number."))
+            raise FrameError("malformed_action", _("A bid is a whole number."))
     if not action:
-        raise FrameError(_("That action is not understood."))
+        raise FrameError("malformed_action", _("That action is not understood."))
     return {"type": "act", "version": version, "action": action}
 
 
@@ -179,38 +179,32 @@ def _may_watch(table_id, player) -> bool:
 
 
 def act_for_player(table_id, player, frame) -> str | None:
-    """Perform a browser's action; the refusal message, or None when it was applied."""
+    """Perform a browser's action through `matches.perform`, the protocol's way in (the
+    seat is found under the match's lock); the refusal's message, or None when applied."""
+    from .services.matches import perform
+
+    return _refusal_message(table_id, lambda match_id: perform(match_id, player, frame["action"], frame["version"]))
+
+
+def resign_for_player(table_id, player, frame) -> str | None:
+    from .services.matches import resign
+
+    return _refusal_message(table_id, lambda match_id: resign(match_id, player))
+
+
+def _refusal_message(table_id, change) -> str | None:
+    """Make `change` to the table's match; the refusal's message for the page, or None."""
     from django.utils.translation import gettext as _
 
-    from .models import Match, Seat
-    from .services.matches import MatchError, perform
+    from .models import Match
 
-    seat = Seat.objects.filter(table_id=table_id, player=player, left_at__isnull=True).first() if player else None
-    if seat is None:
-        return _("You are not sitting at this table.")
     match_id = Match.objects.filter(table_id=table_id).values_list("pk", flat=True).first()
     if match_id is None:
         return _("The match has not started yet.")
     try:
-        perform(match_id, seat.index, frame["action"], frame["version"])
-    except MatchError as exc:
-        return exc.message
-    return None
-
-
-def resign_for_player(table_id, player, frame) -> str | None:
-    from django.utils.translation import gettext as _
-
-    from .models import Match
-    from .services.matches import MatchError, resign
-
-    match_id = Match.objects.filter(table_id=table_id).values_list("pk", flat=True).first()
-    if match_id is None or player is None:
-        return _("You are not sitting at this table.")
-    try:
-        resign(match_id, player)
-    except MatchError as exc:
-        return exc.message
+        change(match_id)
+    except Refusal as refusal:
+        return refusal.message
     return None
 
 

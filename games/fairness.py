@@ -1,23 +1,31 @@
-"""Deals anyone can verify (docs/fairness.md).
+"""Deals anyone can verify (docs/fairness.md): the one home of dealing and its commitments.
 
 Each deal is shuffled with the operating system's secure generator and, before
 anyone acts in it, the site stores and shows a commitment: the SHA-256 of the
-deal's canonical text, a "|" and a secret salt (`services.matches.commitment_for`).
-Once the deal is over the salt is revealed, and anyone can recompute the hash
-from the deal written in the game record.
+deal's canonical text, a "|" and a secret salt (`commitment_for`). Once the
+deal is over the salt is revealed (`is_revealed`), and anyone can recompute the
+hash from the deal written in the game record.
 
-This module builds the public fairness document (`fairness.json`) of a match
-and checks a record against one. The check is the same for the page's
-"verified" mark, for `manage.py verify_deals` and for the tests.
+This module deals (`deal_next`, the only place a match's cards are dealt),
+builds what the players see of the commitments (`public_commitments`) and the
+public fairness document (`fairness.json`), and checks a record against one.
+The check is the same for the page's "verified" mark, for `manage.py
+verify_deals` and for the tests.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
+import random
+import secrets
 from dataclasses import dataclass
 
+from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
+
+from . import engine
 from .models import Match, MatchStatus
-from .services.matches import canonical_deal, commitment_for
 
 VERIFIED = "verified"
 MISMATCH = "mismatch"  # the record's deal is not the deal that was committed
@@ -31,9 +39,59 @@ class FairnessInputError(ValueError):
     """A record or fairness document that cannot be checked (not the expected shape)."""
 
 
+# --- Dealing and committing ---------------------------------------------------------
+
+def canonical_deal(deal: dict) -> str:
+    """The dealt cards of one record deal, as the exact text the commitment hashes."""
+    keys = ("hands", "columns") if "columns" in deal else ("hands", "trump_card")
+    return json.dumps({k: deal.get(k) for k in keys}, sort_keys=True, separators=(",", ":"))
+
+
+def commitment_for(deal: dict, salt: str) -> str:
+    return hashlib.sha256(f"{canonical_deal(deal)}|{salt}".encode()).hexdigest()
+
+
+def dealing_rng(purpose: str):
+    """The generator behind the cards and the first dealer: the OS's secure one.
+
+    Browser tests alone fix it with the setting TEST_DEAL_SEED (a known deal, so a
+    scenario can lead a joker). Nothing sets it but a test's settings override: it
+    is not read from the environment nor from any request, and it is refused when
+    DEBUG is off, so the real site always deals at random (docs/testing.md)."""
+    seed = getattr(settings, "TEST_DEAL_SEED", None)
+    if seed is None:
+        return secrets.SystemRandom()
+    if not settings.DEBUG:
+        raise ImproperlyConfigured("TEST_DEAL_SEED fixes the deals: it is for tests and refused when DEBUG is off")
+    return random.Random(f"{seed}:{purpose}")
+
+
+def deal_next(state, commitments: list) -> None:
+    """Shuffle with the OS's secure generator, deal, and append the deal's
+    `{commitment, salt}` to `commitments` (the match's `deal_commitments`)."""
+    deck = engine.shuffled_deck(dealing_rng(f"deal-{len(commitments)}"))
+    engine.deal_from_deck(state, deck)
+    salt = secrets.token_hex(16)
+    deal = state.record_deals()[-1]
+    commitments.append({"commitment": commitment_for(deal, salt), "salt": salt})
+
+
+# --- What may be shown ------------------------------------------------------------------
+
 def is_revealed(match: Match, index: int) -> bool:
     """A deal's salt is public once the deal is over: a later deal exists, or the match is."""
     return index < len(match.deal_commitments) - 1 or match.status != MatchStatus.RUNNING
+
+
+def public_commitments(match: Match) -> list[dict]:
+    """What a seat view shows: `{deal, commitment}` for every deal, with `salt` once it is revealed."""
+    shown = []
+    for index, entry in enumerate(match.deal_commitments):
+        item = {"deal": index, "commitment": entry["commitment"]}
+        if is_revealed(match, index):
+            item["salt"] = entry["salt"]
+        shown.append(item)
+    return shown
 
 
 def fairness_document(match: Match) -> dict:
@@ -143,8 +201,3 @@ def all_verified(checks: list[DealCheck]) -> bool:
 def match_checks(match: Match) -> list[DealCheck]:
     """The server's own check of a match: its stored record against its stored commitments."""
     return check_deals(match.record, fairness_document(match))
-
-
-def sha256_hex(text: str) -> str:
-    """What `printf '%s' TEXT | sha256sum` prints (UTF-8)."""
-    return hashlib.sha256(text.encode()).hexdigest()

@@ -2,31 +2,23 @@ from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from .models import (
-    CLOCK_CHOICES,
-    JAPANESE_TARGETS,
-    STAKES,
-    GameType,
-    Khishti,
-    PulkaBonus,
-    Variant,
-    Visibility,
-)
+from . import options
+from .models import Variant, Visibility
 from .services.tables import TableSettings
 
 
 # Choices are callables so each request formats them in its own language (a lazy string
 # formatted with % at import time would freeze in the default language).
 def stake_choices():
-    return [(0, gettext("Free"))] + [(s, gettext("%(stake)s Domino Coin") % {"stake": s}) for s in STAKES]
+    return [(0, gettext("Free"))] + [(s, gettext("%(stake)s Domino Coin") % {"stake": s}) for s in options.STAKES]
 
 
 def clock_choices():
-    return [(s, gettext("%(seconds)s seconds per move") % {"seconds": s}) for s in CLOCK_CHOICES]
+    return [(s, gettext("%(seconds)s seconds per move") % {"seconds": s}) for s in options.CLOCK_SECONDS]
 
 
 def japanese_target_choices():
-    return [(t, gettext("%(points)s points") % {"points": t}) for t in JAPANESE_TARGETS]
+    return [(t, gettext("%(points)s points") % {"points": t}) for t in options.JAPANESE_TARGETS]
 
 
 MIN_PASSWORD_LENGTH = 4
@@ -44,7 +36,7 @@ class _TableForm(forms.Form):
         help_text=_("Only for a password table: at least 4 characters."),
     )
     clock_seconds = forms.TypedChoiceField(
-        label=_("Move clock"), choices=clock_choices, coerce=int, initial=30
+        label=_("Move clock"), choices=clock_choices, coerce=int, initial=options.DEFAULT_CLOCK_SECONDS
     )
 
     def __init__(self, *args, player=None, **kwargs):
@@ -81,7 +73,7 @@ class JapaneseTableForm(_TableForm):
     variant = Variant.JAPANESE
     target = forms.TypedChoiceField(
         label=_("Match to"), choices=japanese_target_choices,
-        coerce=int, initial=21,
+        coerce=int, initial=options.DEFAULT_TARGET,
     )
     field_order = ["target", "stake", "visibility", "password", "clock_seconds"]
 
@@ -91,10 +83,12 @@ class JapaneseTableForm(_TableForm):
 
 class ClassicTableForm(_TableForm):
     variant = Variant.CLASSIC
-    game_type = forms.ChoiceField(label=_("Game type"), choices=GameType.choices, initial=GameType.STANDARD)
-    khishti = forms.ChoiceField(label=_("Khishti penalty"), choices=Khishti.choices, initial=Khishti.K200)
+    game_type = forms.ChoiceField(label=_("Game type"), choices=options.GAME_TYPE_CHOICES,
+                                  initial=options.DEFAULT_GAME_TYPE)
+    khishti = forms.ChoiceField(label=_("Khishti penalty"), choices=options.KHISHTI_CHOICES,
+                                initial=options.DEFAULT_KHISHTI)
     pulka_bonus = forms.ChoiceField(
-        label=_("End of a pulka"), choices=PulkaBonus.choices, initial=PulkaBonus.PREMIUM_MOSHLA
+        label=_("End of a pulka"), choices=options.PULKA_BONUS_CHOICES, initial=options.DEFAULT_PULKA_BONUS
     )
     fill_with_bots = forms.BooleanField(
         label=_("Fill empty seats with bots (practice)"), required=False,

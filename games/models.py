@@ -10,30 +10,12 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from . import options
+
 
 class Variant(models.TextChoices):
     CLASSIC = "classic", _("Classic Joker")
     JAPANESE = "japanese", _("Japanese Joker")
-
-
-class GameType(models.TextChoices):
-    STANDARD = "standard", _("Standard (24 deals)")
-    NINES = "nines", _("Nines (16 deals)")
-    SHORT = "short", _("Short (12 deals)")
-    FULL = "full", _("Full (40 deals)")
-
-
-class Khishti(models.TextChoices):
-    K100 = "100", _("−100")
-    K200 = "200", _("−200")
-    K500 = "500", _("−500")
-    PER_CARD = "per_card", _("−100 per card")
-
-
-class PulkaBonus(models.TextChoices):
-    PREMIUM_MOSHLA = "premium_moshla", _("Premium and moshla")
-    PREMIUM = "premium", _("Premium only")
-    NONE = "none", _("None")
 
 
 class Visibility(models.TextChoices):
@@ -49,25 +31,23 @@ class TableStatus(models.TextChoices):
     CLOSED = "closed", _("Closed")
 
 
-STAKES = (25, 50, 100, 250)
-JAPANESE_TARGETS = (11, 15, 21, 31)
-CLOCK_CHOICES = (15, 30, 60, 120)
 SEATS_BY_VARIANT = {Variant.CLASSIC: 4, Variant.JAPANESE: 2}
 
 
 class Table(models.Model):
     variant = models.CharField(max_length=10, choices=Variant.choices)
     # Classic options (ignored for Japanese tables).
-    game_type = models.CharField(max_length=10, choices=GameType.choices, default=GameType.STANDARD)
-    khishti = models.CharField(max_length=10, choices=Khishti.choices, default=Khishti.K200)
-    pulka_bonus = models.CharField(max_length=16, choices=PulkaBonus.choices, default=PulkaBonus.PREMIUM_MOSHLA)
+    game_type = models.CharField(max_length=10, choices=options.GAME_TYPE_CHOICES, default=options.DEFAULT_GAME_TYPE)
+    khishti = models.CharField(max_length=10, choices=options.KHISHTI_CHOICES, default=options.DEFAULT_KHISHTI)
+    pulka_bonus = models.CharField(max_length=16, choices=options.PULKA_BONUS_CHOICES,
+                                   default=options.DEFAULT_PULKA_BONUS)
     fill_with_bots = models.BooleanField(default=False)
     # Japanese option (ignored for classic tables).
-    target = models.PositiveSmallIntegerField(default=21)
+    target = models.PositiveSmallIntegerField(default=options.DEFAULT_TARGET)
     stake = models.PositiveIntegerField(default=0, help_text="0 for a free table")
     visibility = models.CharField(max_length=10, choices=Visibility.choices, default=Visibility.OPEN)
     password_hash = models.CharField(max_length=128, blank=True)
-    clock_seconds = models.PositiveSmallIntegerField(default=30)
+    clock_seconds = models.PositiveSmallIntegerField(default=options.DEFAULT_CLOCK_SECONDS)
     creator = models.ForeignKey("accounts.Player", on_delete=models.PROTECT, related_name="created_tables")
     status = models.CharField(max_length=10, choices=TableStatus.choices, default=TableStatus.OPEN, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
@@ -78,8 +58,8 @@ class Table(models.Model):
     class Meta:
         indexes = [models.Index(fields=["status", "variant", "stake"])]
         constraints = [
-            models.CheckConstraint(condition=Q(stake__in=(0,) + STAKES), name="table_stake_allowed"),
-            models.CheckConstraint(condition=Q(target__in=JAPANESE_TARGETS), name="table_target_allowed"),
+            models.CheckConstraint(condition=Q(stake__in=(0,) + options.STAKES), name="table_stake_allowed"),
+            models.CheckConstraint(condition=Q(target__in=options.JAPANESE_TARGETS), name="table_target_allowed"),
         ]
 
     def __str__(self):
@@ -101,8 +81,8 @@ class Table(models.Model):
         """The `options` object of this table's game record."""
         if self.variant == Variant.JAPANESE:
             return {"target": self.target}
-        khishti = self.khishti if self.khishti == Khishti.PER_CARD else int(self.khishti)
-        return {"game_type": self.game_type, "khishti": khishti, "pulka_bonus": self.pulka_bonus}
+        return {"game_type": self.game_type, "khishti": options.khishti_for_engine(self.khishti),
+                "pulka_bonus": self.pulka_bonus}
 
 
 class Seat(models.Model):

@@ -13,7 +13,6 @@ message; it changes nothing and keeps the socket open.
 
 import json
 import logging
-import os
 import threading
 import time
 from collections import OrderedDict
@@ -25,6 +24,8 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
+
+from joker_site.refusals import Refusal  # every service's refusals are one, sent as they are
 
 from .services import presence
 from .services.broadcast import table_group
@@ -38,8 +39,7 @@ CLOSE_UNAUTHENTICATED = 4401
 MAX_FRAME_CHARS = 4096  # the largest honest message (create_table with a password) is far smaller
 
 
-DB_THREADS = int(os.environ.get("PROTOCOL_DB_THREADS", "8"))
-_db_executor = ThreadPoolExecutor(max_workers=DB_THREADS, thread_name_prefix="protocol-db")
+_db_executor = ThreadPoolExecutor(max_workers=settings.PROTOCOL_DB_THREADS, thread_name_prefix="protocol-db")
 _thread_connections = set()  # each worker thread's Django connection, to close them on demand
 _thread_connections_lock = threading.Lock()
 
@@ -73,16 +73,6 @@ def close_thread_connections():
             wrapper.close()
         finally:
             wrapper.dec_thread_sharing()
-
-
-class Refusal(Exception):
-    """A refused message: `code` for programs, `message` for people."""
-
-    def __init__(self, code, message, version=None):
-        super().__init__(message)
-        self.code = code
-        self.message = str(message)
-        self.version = version
 
 
 def _header(scope, name: bytes):
@@ -293,8 +283,8 @@ class PlayConsumer(AsyncWebsocketConsumer):
 
     async def send_error(self, refusal, message=None):
         error = {"type": "error", "code": refusal.code, "message": refusal.message}
-        if refusal.version is not None:
-            error["version"] = refusal.version
+        if refusal.params.get("version") is not None:
+            error["version"] = refusal.params["version"]
         if message is not None:
             error["in_reply_to"] = message.get("type")
         await self.send_json(_reply(message, error))
@@ -375,7 +365,7 @@ def _active_tables(player) -> list[dict]:
 
 def _create_table(player, variant, options) -> int:
     from .forms import FORM_BY_VARIANT
-    from .services.tables import TableError, create_table
+    from .services.tables import create_table
 
     form_class = FORM_BY_VARIANT.get(variant)
     if form_class is None:
@@ -396,46 +386,35 @@ def _create_table(player, variant, options) -> int:
     if not form.is_valid():
         field, errors = next(iter(form.errors.items()))
         raise Refusal("invalid_option", f"{field}: {errors[0]}")
-    try:
-        return create_table(player, form.table_settings()).pk
-    except TableError as exc:
-        raise Refusal(exc.code, exc.message) from exc
+    return create_table(player, form.table_settings()).pk
 
 
 def _join_table(player, table_id, password, seat_index):
     from .models import Table
-    from .services.tables import TableError, sit
+    from .services.tables import sit
 
     if not Table.objects.filter(pk=table_id).exists():
         raise Refusal("no_such_table", _("There is no such table."))
-    try:
-        sit(table_id, player, password=password, client_key=f"player:{player.pk}", seat_index=seat_index)
-    except TableError as exc:
-        raise Refusal(exc.code, exc.message) from exc
+    sit(table_id, player, password=password, client_key=f"player:{player.pk}", seat_index=seat_index)
 
 
 def _leave_table(player, table_id):
     from .models import Table
-    from .services.tables import TableError, stand
+    from .services.tables import stand
 
     if not Table.objects.filter(pk=table_id).exists():
         raise Refusal("no_such_table", _("There is no such table."))
-    try:
-        stand(table_id, player)
-    except TableError as exc:
-        raise Refusal(exc.code, exc.message) from exc
+    stand(table_id, player)
 
 
 def _rematch(player, table_id) -> int:
     from .models import Table
-    from .services.tables import TableError, offer_rematch
+    from .services.tables import offer_rematch
 
     try:
         return offer_rematch(table_id, player).pk
     except Table.DoesNotExist:
         raise Refusal("no_such_table", _("There is no such table.")) from None
-    except TableError as exc:
-        raise Refusal(exc.code, exc.message) from exc
 
 
 def _table_of_match(match_id) -> int:
@@ -565,30 +544,11 @@ def _table_payload(table_id, player, version=None):
     }
 
 
-def _seat_at_match(player, match_id) -> int:
-    """The player's seat index at this match (one query), or a refusal."""
-    from .models import Match, Seat
-
-    seat = (Seat.objects.filter(table__match__pk=match_id, player=player, left_at__isnull=True)
-            .values_list("index", flat=True).first())
-    if seat is not None:
-        return seat
-    version = Match.objects.filter(pk=match_id).values_list("version", flat=True).first()
-    if version is None:
-        raise Refusal("no_such_match", _("There is no such match."))
-    raise Refusal("not_seated", _("You are not sitting at this table."), version)
-
-
 def _act(player, match_id, version, action):
-    """Perform the action; (table id, the actor's new view) or a refusal."""
-    from .models import Match
-    from .services.matches import MatchError, perform_for_player
+    """Perform the action; (table id, the actor's new view) or a refusal (with the match's version)."""
+    from .services.matches import perform
 
-    try:
-        outcome = perform_for_player(match_id, player, action, version)
-    except MatchError as exc:
-        current = Match.objects.filter(pk=match_id).values_list("version", flat=True).first()
-        raise Refusal(exc.code, exc.message, current) from exc
+    outcome = perform(match_id, player, action, version)
     # The committed match and position are what perform holds; the seats are read again
     # now, after the commit, so that this read can serve the other seats' connections here.
     table_id = outcome.match.table_id
@@ -598,15 +558,9 @@ def _act(player, match_id, version, action):
 
 
 def _resign(player, match_id):
-    from .models import Match
-    from .services.matches import MatchError, resign
+    from .services.matches import resign
     from .services.presenter import seat_view
 
-    seat = _seat_at_match(player, match_id)
-    try:
-        resign(match_id, player)
-    except MatchError as exc:
-        current = Match.objects.filter(pk=match_id).values_list("version", flat=True).first()
-        raise Refusal(exc.code, exc.message, current) from exc
+    seat = resign(match_id, player)
     match = _match_for_view(pk=match_id)
     return match.table_id, seat_view(match, seat)

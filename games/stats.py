@@ -1,4 +1,4 @@
-"""Games played and won, for profile pages (the hook `accounts/stats.py` looks for).
+"""Games played and won, for profile pages (`accounts/stats.py` shows them).
 
 Counted from finished matches only: an aborted match (stopped by staff or the
 system, every stake refunded) was not played to a result, and a running one

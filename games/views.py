@@ -8,7 +8,8 @@ from django.views.decorators.http import require_POST
 from accounts.players import player_for_request
 
 from .forms import FORM_BY_VARIANT, JoinForm
-from .models import STAKES, Table, TableStatus, Variant
+from .models import Table, TableStatus, Variant
+from .options import STAKES
 from .services import tables as table_service
 from .services.lobby import visible_open_tables
 

@@ -10,17 +10,54 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("JOKER_VAR_DIR", BASE_DIR / "var"))
 VAR_DIR.mkdir(parents=True, exist_ok=True)
 
 
+TRUE_WORDS = ("1", "true", "yes", "on")
+FALSE_WORDS = ("0", "false", "no", "off")
+
+
 def env_bool(name, default):
+    """A yes-or-no setting. Anything but the words above is refused at start: a typo
+    such as "ture" must not quietly read as false (or switch DEBUG off)."""
     value = os.environ.get(name)
     if value is None:
         return default
-    return value.strip().lower() in {"1", "true", "yes", "on"}
+    word = value.strip().lower()
+    if word in TRUE_WORDS:
+        return True
+    if word in FALSE_WORDS:
+        return False
+    raise ImproperlyConfigured(
+        f"The environment variable {name}={value!r} is not a yes-or-no value: "
+        f"use one of {', '.join(TRUE_WORDS)} or {', '.join(FALSE_WORDS)}."
+    )
+
+
+def _env_number(name, default, kind, minimum, what):
+    """A number of `kind` (int or float) at least `minimum`; anything else is refused at start."""
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    try:
+        number = kind(value.strip())
+    except ValueError:
+        raise ImproperlyConfigured(f"The environment variable {name}={value!r} is not {what}.") from None
+    if not minimum <= number < float("inf"):  # also refuses "nan"
+        raise ImproperlyConfigured(f"The environment variable {name}={value!r} must be at least {minimum}.")
+    return number
+
+
+def env_int(name, default, minimum=0):
+    return _env_number(name, default, int, minimum, "a whole number")
+
+
+def env_seconds(name, default, minimum=0.1):
+    return _env_number(name, default, float, minimum, "a number of seconds")
 
 
 def env_list(name, default):
@@ -127,7 +164,7 @@ if REDIS_URL:
                 # Each web process opens at most REDIS_LAYER_CONNECTIONS connections; a
                 # command beyond them waits up to 20 s for one instead of failing.
                 "hosts": [{"address": REDIS_URL, "socket_timeout": 15, "timeout": 20,
-                           "max_connections": int(os.environ.get("REDIS_LAYER_CONNECTIONS", "100"))}],
+                           "max_connections": env_int("REDIS_LAYER_CONNECTIONS", 100, minimum=1)}],
                 # group_send drops messages silently past capacity: leave room for
                 # bursts of "match moved" notices to a slow consumer.
                 "capacity": 1000,
@@ -186,7 +223,7 @@ ACCOUNT_EMAIL_VERIFICATION = "optional"
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
 if EMAIL_HOST:
     EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
-    EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
+    EMAIL_PORT = env_int("EMAIL_PORT", 587, minimum=1)
     EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
     EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
     EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
@@ -217,13 +254,15 @@ STATICFILES_DIRS = [
 WHITENOISE_USE_FINDERS = DEBUG
 
 # --- Game settings --------------------------------------------------------------
-DISCONNECT_GRACE_SECONDS = int(os.environ.get("DISCONNECT_GRACE_SECONDS", "60"))
+DISCONNECT_GRACE_SECONDS = env_int("DISCONNECT_GRACE_SECONDS", 60)
 # A table nobody filled is closed (stakes refunded) after this long.
-UNFILLED_TABLE_SECONDS = int(os.environ.get("UNFILLED_TABLE_SECONDS", str(30 * 60)))
+UNFILLED_TABLE_SECONDS = env_int("UNFILLED_TABLE_SECONDS", 30 * 60, minimum=1)
+# Database threads per web process for the JSON protocol (games/protocol.py, docs/deploy.md).
+PROTOCOL_DB_THREADS = env_int("PROTOCOL_DB_THREADS", 8, minimum=1)
 CELERY_BEAT_SCHEDULE = {
     "sweep-missed-timers": {
         "task": "games.tasks.sweep",
-        "schedule": float(os.environ.get("SWEEP_INTERVAL_SECONDS", "10")),
+        "schedule": env_seconds("SWEEP_INTERVAL_SECONDS", 10.0),
     },
 }
 

@@ -19,6 +19,7 @@ from coins.models import Account, Stake
 from games.models import Match, MatchStatus, Seat, Table, TableStatus
 from games.services.matches import MatchError, abort, resign
 from games.services.tables import close_unstarted, stand
+from joker_site.refusals import Refusal
 
 from . import audit
 from .bans import active_ban
@@ -30,16 +31,16 @@ CLOSED_BY_STAFF_MEMO = "table closed by the site staff"
 ABORTED_BY_STAFF_MEMO = "match aborted by the site staff"
 
 
-class ModerationError(Exception):
-    def __init__(self, message):
-        super().__init__(message)
-        self.message = message
+class ModerationError(Refusal):
+    """A staff action refused; `message` tells the staff member why."""
+
+    code = "moderation_refused"
 
 
 def _required(reason):
     reason = (reason or "").strip()
     if not reason:
-        raise ModerationError(_("Give a reason."))
+        raise ModerationError(message=_("Give a reason."))
     return reason
 
 
@@ -63,11 +64,11 @@ def close_table(table_id, reason, actor):
     with transaction.atomic():
         table = Table.objects.select_for_update().filter(pk=table_id).first()
         if table is None:
-            raise ModerationError(_("That table does not exist."))
+            raise ModerationError(message=_("That table does not exist."))
         if table.status != TableStatus.OPEN:
-            raise ModerationError(_("%(table)s is not waiting for players (it is %(status)s): "
-                                    "only a table that has not started can be closed.")
-                                  % {"table": table, "status": table.get_status_display().lower()})
+            raise ModerationError(message=_("%(table)s is not waiting for players (it is %(status)s): "
+                                            "only a table that has not started can be closed.")
+                                          % {"table": table, "status": table.get_status_display().lower()})
         details = {"table_id": table.pk, "players": _seated_players(table), "refunds": _held_stakes(table)}
         close_unstarted(table, reason=CLOSED_BY_STAFF_MEMO)
         return audit.record(actor, AuditAction.CLOSE_TABLE, table, reason, details)
@@ -79,10 +80,10 @@ def abort_match(match_id, reason, actor):
     with transaction.atomic():
         match = Match.objects.select_for_update(of=("self",)).select_related("table").filter(pk=match_id).first()
         if match is None:
-            raise ModerationError(_("That match does not exist."))
+            raise ModerationError(message=_("That match does not exist."))
         if match.status != MatchStatus.RUNNING:
-            raise ModerationError(_("%(match)s is not running (it is %(status)s).")
-                                  % {"match": match, "status": match.get_status_display().lower()})
+            raise ModerationError(message=_("%(match)s is not running (it is %(status)s).")
+                                          % {"match": match, "status": match.get_status_display().lower()})
         details = {"table_id": match.table_id, "version": match.version,
                    "players": _seated_players(match.table), "refunds": _held_stakes(match.table)}
         abort(match.pk, ABORTED_BY_STAFF_MEMO)  # the row lock above means it is still running
@@ -95,14 +96,14 @@ def kick_player(seat_id, reason, actor):
     with transaction.atomic():
         seat = Seat.objects.filter(pk=seat_id).first()
         if seat is None:
-            raise ModerationError(_("That seat is empty now."))
+            raise ModerationError(message=_("That seat is empty now."))
         table = Table.objects.select_for_update().get(pk=seat.table_id)
         seat = Seat.objects.select_related("player__user").filter(pk=seat_id).first()  # again, under the lock
         if seat is None or seat.player_id is None:
-            raise ModerationError(_("That seat is empty now."))
+            raise ModerationError(message=_("That seat is empty now."))
         if table.status != TableStatus.OPEN:
-            raise ModerationError(_("The match at %(table)s has started: abort the match, or ban the player, "
-                                    "instead of removing them.") % {"table": table})
+            raise ModerationError(message=_("The match at %(table)s has started: abort the match, or ban the player, "
+                                            "instead of removing them.") % {"table": table})
         player = seat.player
         refund = coins.held_stake(player.user, table.escrow_key) if player.user_id and table.is_coin_table else None
         details = {"table_id": table.pk, "seat": seat.index, "refund": refund.amount if refund else 0}
@@ -121,14 +122,14 @@ def ban_user(user_id, duration, reason, actor):
     with transaction.atomic():
         user = get_user_model().objects.select_for_update().filter(pk=user_id).first()
         if user is None:
-            raise ModerationError(_("That user does not exist."))
+            raise ModerationError(message=_("That user does not exist."))
         if user.is_staff or user.is_superuser or user.pk == getattr(actor, "pk", None):
-            raise ModerationError(_("%(user)s is a staff account: a superuser must first take away "
-                                    "the staff status.") % {"user": user.get_username()})
+            raise ModerationError(message=_("%(user)s is a staff account: a superuser must first take away "
+                                            "the staff status.") % {"user": user.get_username()})
         existing = active_ban(user)
         if existing is not None:
-            raise ModerationError(_("%(user)s is already banned %(period)s: lift that ban first.")
-                                  % {"user": user.get_username(), "period": ban_period(existing)})
+            raise ModerationError(message=_("%(user)s is already banned %(period)s: lift that ban first.")
+                                          % {"user": user.get_username(), "period": ban_period(existing)})
         until = timezone.now() + duration if duration is not None else None
         ban = Ban.objects.create(user=user, until=until, reason=reason, created_by=actor)
         details = {"ban_id": ban.pk, "until": until.isoformat() if until else None,
@@ -141,10 +142,10 @@ def lift_ban(user_id, reason, actor):
     with transaction.atomic():
         user = get_user_model().objects.select_for_update().filter(pk=user_id).first()
         if user is None:
-            raise ModerationError(_("That user does not exist."))
+            raise ModerationError(message=_("That user does not exist."))
         bans = list(Ban.objects.active().filter(user=user))
         if not bans:
-            raise ModerationError(_("%(user)s is not banned.") % {"user": user.get_username()})
+            raise ModerationError(message=_("%(user)s is not banned.") % {"user": user.get_username()})
         Ban.objects.filter(pk__in=[b.pk for b in bans]).update(lifted_at=timezone.now(), lifted_by=actor)
         return audit.record(actor, AuditAction.LIFT_BAN, user, reason, {"ban_ids": [b.pk for b in bans]})
 
@@ -193,13 +194,13 @@ def adjust_wallet(wallet_id, amount, reason, actor):
     with transaction.atomic():
         wallet = Account.objects.filter(pk=wallet_id, kind=Account.Kind.WALLET).select_related("user").first()
         if wallet is None:
-            raise ModerationError(_("That is not a player's wallet."))
+            raise ModerationError(message=_("That is not a player's wallet."))
         if wallet.user is None:
-            raise ModerationError(_("The owner of this wallet has deleted their account."))
+            raise ModerationError(message=_("The owner of this wallet has deleted their account."))
         try:
             entry = coins.staff_adjust(wallet.user, amount, reason, actor)
         except coins.LedgerError as exc:
-            raise ModerationError(str(exc)) from exc
+            raise ModerationError(message=str(exc)) from exc
         balance_after = entry.credit_balance_after if amount > 0 else entry.debit_balance_after
         details = {"user_id": wallet.user_id, "amount": amount, "entry_id": entry.pk, "balance_after": balance_after}
         return audit.record(actor, AuditAction.ADJUST_WALLET, wallet, reason, details,

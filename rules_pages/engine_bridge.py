@@ -80,10 +80,6 @@ def _move(seat, play):
     return Move(seat, play.card, play.joker, play.suit)
 
 
-def _card_of(action):
-    return getattr(action, "card", None)
-
-
 def _winner(before, after):
     """The seat whose trick count went up between two states of the same deal."""
     gained = [now - then for now, then in zip(after.taken, before.taken)]

@@ -19,13 +19,14 @@ import re
 from dataclasses import dataclass, field
 
 from games.card_faces import ALL_CARDS, JOKERS, SUITS, CardCodeError, check_card
+from games.engine.classic import KHISHTI_VALUES, PULKA_BONUS_MODES
+from games.engine.japanese import TARGETS as JAPANESE_TARGETS
 
 VARIANTS = {"classic": 4, "japanese": 2}  # variant -> number of seats
 TRUMPS = (*SUITS, "none")
-KHISHTI = (100, 200, 500, "per_card")
-PULKA_SETTINGS = ("premium_moshla", "premium", "none")
+KHISHTI = KHISHTI_VALUES
+PULKA_SETTINGS = PULKA_BONUS_MODES
 SPECIAL_PULKAS = ("golden", "misere")
-JAPANESE_TARGETS = (11, 15, 21, 31)
 JAPANESE_TRICKS = 18
 JOKER_MODES = ("take", "discard")
 ID_PATTERN = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")

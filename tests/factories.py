@@ -23,3 +23,10 @@ def make_guest():
 def make_friends(a, b):
     send_friend_request(a.user, b.user)
     accept_friend_request(b.user, a.user)
+
+
+def player_at(match, seat_index):
+    """The player sitting in seat `seat_index` of `match` (what `perform` is called with)."""
+    from games.models import Seat
+
+    return Seat.objects.select_related("player").get(table_id=match.table_id, index=seat_index).player

@@ -9,7 +9,7 @@ from games.models import Match, MatchStatus
 from games.services import tables as table_service
 from games.services.matches import load_state, perform
 from games.services.tables import TableSettings
-from tests.factories import make_player
+from tests.factories import make_player, player_at
 
 
 def seated_match(variant="japanese", names=("tamar", "levan"), **options):
@@ -35,7 +35,7 @@ def play_moves(match, rng, moves=None):
         state = load_state(match)
         seat = state.to_act
         action = rng.choice(state.legal_actions(seat)).to_record()
-        perform(match.pk, seat, action, match.version)
+        perform(match.pk, player_at(match, seat), action, match.version)
         done += 1
     return fresh(match)
 

@@ -167,19 +167,22 @@ def test_blocking_yourself_is_refused(nino):
 
 
 def test_friends_only_table_access(nino, levan):
+    # Who may see and join a friends-only table is decided by tables.can_see alone.
+    from games.models import Table, Variant, Visibility
+    from games.services.tables import can_see
+
     stranger = make_member("stranger")
     guest = create_guest_player()
     friends.send_friend_request(nino, levan)
     friends.accept_friend_request(levan, nino)
-    friends.check_friends_table_access(nino, levan)  # a friend may join
-    friends.check_friends_table_access(nino, nino)  # the host may
-    with pytest.raises(friends.FriendshipRefused, match="friends only"):
-        friends.check_friends_table_access(nino, stranger)
-    with pytest.raises(friends.FriendshipRefused, match="Friends-only tables are for members"):
-        friends.check_friends_table_access(nino, guest)
+    table = Table.objects.create(variant=Variant.JAPANESE, visibility=Visibility.FRIENDS, creator=nino.player)
+    assert can_see(table, levan.player)  # a friend may join
+    assert can_see(table, nino.player)  # the host may
+    assert not can_see(table, stranger.player)
+    assert not can_see(table, guest)
+    assert not can_see(table, None)
     friends.block_user(nino, levan)
-    with pytest.raises(friends.FriendshipRefused):
-        friends.check_friends_table_access(nino, levan)
+    assert not can_see(table, levan.player)
 
 
 def test_query_helpers_treat_guests_as_strangers(nino):

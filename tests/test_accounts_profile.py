@@ -1,8 +1,5 @@
 """Profile pages: display name, language, member since, games per variant, friends count."""
 
-import sys
-import types
-
 import pytest
 from accounts_support import body, client_for, fast_password_hashing, make_member  # noqa: F401
 from django.test import Client
@@ -10,7 +7,8 @@ from django.utils import timezone
 
 from accounts import friends
 from accounts.models import Player
-from accounts.stats import VARIANTS, player_stats
+from accounts.stats import player_stats
+from games.models import Variant
 
 pytestmark = pytest.mark.django_db
 
@@ -41,29 +39,12 @@ def test_profile_dates_and_names_follow_the_page_language():
     assert "марта" in page and "Классический джокер" in page
 
 
-def test_games_are_counted_as_zero_while_no_match_exists():
+def test_games_are_counted_as_zero_before_the_first_match():
+    # Counting real matches is proved in test_replay_history.py.
     member = make_member("tamar")
     stats = player_stats(member)
-    assert [s.variant for s in stats] == [code for code, _label in VARIANTS]
+    assert [s.variant for s in stats] == list(Variant.values)
     assert all(s.played == 0 and s.won == 0 for s in stats)
-
-
-def test_stats_come_from_the_games_app_once_it_provides_results(monkeypatch):
-    """The contract the games app fills in: games.stats.results_for_player(player)."""
-    member = make_member("tamar")
-    player = Player.objects.get(user=member)
-    seen = []
-
-    def results_for_player(asked):
-        seen.append(asked)
-        return {"classic": (7, 3), "japanese": (2, 2)}
-
-    monkeypatch.setitem(sys.modules, "games.stats", types.SimpleNamespace(results_for_player=results_for_player))
-    by_variant = {s.variant: (s.played, s.won) for s in player_stats(member)}
-    assert by_variant == {"classic": (7, 3), "japanese": (2, 2)}
-    assert seen == [player]
-    page = body(client_for(member).get("/en/players/tamar/"))
-    assert "<td>7</td><td>3</td>" in page
 
 
 def test_editing_the_profile_saves_display_name_and_language_and_switches_the_page():

@@ -1,7 +1,9 @@
-"""Move clocks, disconnects, resignations and forfeits (rules.md 3.6)."""
+"""Move clocks, disconnects, resignations and forfeits (rules.md 3.6); where the clocks live."""
 
+import ast
 import threading
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from django.db import connections
@@ -21,7 +23,7 @@ from games.services.matches import (
 )
 from games.services.tables import TableSettings
 from games.tasks import sweep
-from tests.factories import make_player
+from tests.factories import make_player, player_at
 
 
 def _match(variant="japanese", names=("tamar", "levan"), **options):
@@ -67,7 +69,7 @@ def test_own_move_resets_the_run_of_timeouts():
     match = _fresh(match)
     state = load_state(match)
     assert state.to_act == declarer
-    perform(match.pk, declarer, state.legal_actions(declarer)[0].to_record(), match.version)
+    perform(match.pk, player_at(match, declarer), state.legal_actions(declarer)[0].to_record(), match.version)
     assert Seat.objects.get(table=match.table, index=declarer).timeouts_in_row == 0
 
 
@@ -84,7 +86,7 @@ def test_japanese_player_whose_clock_runs_out_three_times_in_a_row_loses_the_mat
             clock_ran_out(match.pk, match.version)
         else:
             seat = state.to_act
-            perform(match.pk, seat, state.legal_actions(seat)[0].to_record(), match.version)
+            perform(match.pk, player_at(match, seat), state.legal_actions(seat)[0].to_record(), match.version)
     match = _fresh(match)
     assert match.status == MatchStatus.FINISHED
     assert match.end_reason == "forfeit" and match.end_seat == first
@@ -182,7 +184,7 @@ def test_a_timeout_racing_the_players_own_move_counts_exactly_once():
     def by_player():
         barrier.wait()
         try:
-            perform(match.pk, seat, action, 1)
+            perform(match.pk, player_at(match, seat), action, 1)
             results["player"] = True
         except MatchError as exc:
             results["player"] = exc.code
@@ -230,7 +232,8 @@ def test_every_move_queues_its_clock_task_with_the_match_its_version_and_the_mov
     match, _players = _match(clock_seconds=30)
     state = load_state(match)
     with django_capture_on_commit_callbacks(execute=True):
-        perform(match.pk, state.to_act, state.legal_actions(state.to_act)[0].to_record(), match.version)
+        perform(match.pk, player_at(match, state.to_act), state.legal_actions(state.to_act)[0].to_record(),
+                match.version)
     queued = [json.loads(raw)["headers"] for raw in broker.lrange(queue, 0, -1)]
     clocks = [h for h in queued if h["task"] == "games.tasks.clock_expired"]
     assert [h["argsrepr"] for h in clocks] == [f"({match.pk}, {match.version + 1})"]
@@ -246,3 +249,71 @@ def test_a_grace_task_for_a_seat_given_up_before_the_start_does_nothing():
     seat = Seat.objects.get(table=table, player=player)
     table_service.stand(table.pk, player)
     assert grace_ran_out(seat.pk, timezone.now()) is False
+
+
+# --- Where the clocks live -------------------------------------------------------------------
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _imported_modules(path: Path, package: str) -> set[str]:
+    """Every module `path` imports, at the top or inside a function, relative imports resolved."""
+    imported = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            imported |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = package.split(".")
+            if node.level:
+                base = base[:len(base) - node.level + 1]
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module
+            imported.add(module)
+            # `from . import clocks` imports the module games.services.clocks
+            imported |= {f"{module}.{alias.name}" for alias in node.names}
+    return imported
+
+
+def _site_modules() -> dict[str, set[str]]:
+    """The games app's modules (without the engine and migrations) and what each imports of them."""
+    modules = {}
+    for path in sorted((ROOT / "games").rglob("*.py")):
+        relative = path.relative_to(ROOT).with_suffix("")
+        if relative.parts[1] in ("engine", "migrations", "management", "templatetags"):
+            continue
+        name = ".".join(relative.parts).removesuffix(".__init__")
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        modules[name] = _imported_modules(path, package)
+    return {name: {other for other in imported if other in modules and other != name}
+            for name, imported in modules.items()}
+
+
+def test_no_service_imports_the_celery_tasks():
+    graph = _site_modules()
+    importers = sorted(name for name, imported in graph.items() if "games.tasks" in imported)
+    assert importers == []
+
+
+def test_matches_tables_clocks_and_tasks_import_one_another_without_a_circle():
+    graph = _site_modules()
+    names = ("games.services.matches", "games.services.tables", "games.services.clocks",
+             "games.services.presence", "games.tasks", "games.fairness")
+
+    def reaches(start, goal, seen=()):
+        return any(nxt == goal or (nxt not in seen and reaches(nxt, goal, (*seen, nxt))) for nxt in graph[start])
+
+    circles = [name for name in names if reaches(name, name)]
+    assert circles == []
+
+
+def test_the_clocks_module_is_the_one_place_that_queues_a_task():
+    queuing = []
+    for path in sorted(ROOT.glob("*/**/*.py")):
+        relative = path.relative_to(ROOT).as_posix()
+        if relative.startswith((".venv/", "node_modules/", "tests/", "scripts/")):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Attribute) and node.attr in ("apply_async", "delay", "send_task"):
+                queuing.append(relative)
+    assert sorted(set(queuing)) == ["games/services/clocks.py"]

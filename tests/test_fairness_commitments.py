@@ -22,11 +22,21 @@ from django.test import Client, RequestFactory
 from django.urls import reverse
 
 from games import engine
-from games.fairness import MISMATCH, NOT_REVEALED, VERIFIED, all_verified, check_deals, fairness_document
+from games.fairness import (
+    MISMATCH,
+    NOT_REVEALED,
+    VERIFIED,
+    all_verified,
+    canonical_deal,
+    check_deals,
+    commitment_for,
+    fairness_document,
+)
 from games.models import Match, MatchStatus
 from games.services import matches as match_service
-from games.services.matches import MatchError, canonical_deal, commitment_for, perform
+from games.services.matches import MatchError, perform
 from games.services.presenter import seat_view
+from tests.factories import player_at
 from tests.replay_helpers import finished_match, fresh, kept_for_the_module, play_moves, seated_match
 
 pytestmark = pytest.mark.django_db
@@ -289,7 +299,7 @@ def test_a_player_cannot_send_cards_to_deal_and_nothing_changes(action):
     before = (match.record, match.deal_commitments, match.version)
     state = match_service.load_state(match)
     with pytest.raises(MatchError):
-        perform(match.pk, state.to_act, action, match.version)
+        perform(match.pk, player_at(match, state.to_act), action, match.version)
     match = fresh(match)
     assert (match.record, match.deal_commitments, match.version) == before
 
@@ -327,7 +337,7 @@ def test_cards_are_dealt_in_one_place_only_from_a_freshly_shuffled_deck():
                 if name in DEALING_CALLS:
                     dealing.add((relative, function))
     match_dealing = {(module, function) for module, function in dealing if module != EXAMPLE_CHECKER}
-    assert match_dealing == {("games/services/matches.py", "_deal_next")}
+    assert match_dealing == {("games/fairness.py", "deal_next")}
 
 
 def test_the_rules_pages_example_checker_deals_only_games_no_match_can_reach():

@@ -10,7 +10,7 @@ from games.models import Match
 from games.services import tables as table_service
 from games.services.matches import load_state, perform
 from games.services.tables import TableSettings
-from tests.factories import make_player
+from tests.factories import make_player, player_at
 from tests.live_clients import connect
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
@@ -135,7 +135,8 @@ async def test_dealer_forbidden_bid_is_refused():
     version = 1
     while state.to_act != state.dealer:  # everyone before the dealer bids
         seat = state.to_act
-        await sync_to_async(perform)(match.pk, seat, state.legal_actions(seat)[0].to_record(), version)
+        await sync_to_async(lambda: perform(match.pk, player_at(match, seat), state.legal_actions(seat)[0].to_record(),
+                                            version))()
         version += 1
         state = await _state(match)
     seats = await sync_to_async(lambda: {s.index: s.player for s in table.seats.select_related("player")})()

@@ -9,9 +9,10 @@ import pytest
 from django.core.exceptions import ImproperlyConfigured
 
 from games import engine
+from games.fairness import dealing_rng
 from games.models import Match, Table
 from games.services import tables as table_service
-from games.services.matches import dealing_rng, load_state
+from games.services.matches import load_state
 from games.services.tables import TableSettings
 from tests.factories import make_player
 

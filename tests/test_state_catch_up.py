@@ -13,7 +13,7 @@ from games.services import matches
 from games.services import tables as table_service
 from games.services.matches import load_state, perform
 from games.services.tables import TableSettings
-from tests.factories import make_player
+from tests.factories import make_player, player_at
 
 VARIANTS = (("classic", {"game_type": "short"}), ("classic", {"game_type": "standard"}), ("japanese", {"target": 11}))
 
@@ -72,7 +72,7 @@ def test_a_process_holding_an_earlier_version_shows_the_stored_position(caplog):
     for _ in range(12):  # moves whose positions this process is never handed
         state = engine.state_from_record(match.record)
         action = rng.choice(state.legal_actions(state.to_act)).to_record()
-        perform(match.pk, action.pop("seat"), action, match.version)
+        perform(match.pk, player_at(match, action.pop("seat")), action, match.version)
         match = Match.objects.select_related("table").get(pk=match.pk)
     assert (match.pk, match.created_at, 1) in matches._states
     _same_position(load_state(match), engine.state_from_record(match.record))

@@ -1,43 +1,42 @@
-"""The live match: every change goes through `perform`.
+"""The live match, and every change to it.
 
-`perform` validates with the engine, locks the match row, applies, stores the
-new record, bumps the version and broadcasts after commit. A client's action
-carries the version it was made against; a stale or repeated one (a double
-tap, a message the websocket resent after reconnecting) changes nothing.
+A match changes in a few named ways, each a function here that locks the match
+row (`select_for_update`), checks, applies, stores the new record as the next
+version (`_save`, which also broadcasts after commit and starts the move clock):
+
+- `perform`: a player's move (the browser's consumer and the JSON protocol);
+- `clock_ran_out`, `grace_ran_out`: the clocks (games/services/clocks.py);
+- `resign`: a player leaves; `abort`: staff or the system stops the match;
+- `start_match`: the table filled (called by the table service under its lock).
+
+A client's action carries the version it was made against; a stale or repeated
+one (a double tap, a message the websocket resent after reconnecting) changes
+nothing. Every refusal is a `MatchError` (a `joker_site.refusals.Refusal`).
 """
 
-import hashlib
-import json
 import logging
-import random
-import secrets
 import threading
 from collections import OrderedDict
+from contextlib import contextmanager
 from dataclasses import dataclass
 
-from django.conf import settings
-from django.core.exceptions import ImproperlyConfigured
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from coins import services as coins
-from games import engine
+from games import engine, fairness
+from joker_site.refusals import Refusal
 
 from ..models import Match, MatchStatus, Table, TableStatus, Variant
-from . import broadcast
+from . import broadcast, clocks
 
 log = logging.getLogger(__name__)
 
 
-class MatchError(Exception):
-    """A refused action: `code` for programs, `message` for people."""
-
-    def __init__(self, code, message, params=None):
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.params = params or {}
+class MatchError(Refusal):
+    """A refused action at a match; refused under the match's lock, it carries the
+    match's `version` in `params`."""
 
 
 @dataclass
@@ -49,42 +48,6 @@ class Outcome:
     match: Match | None = None
     state: object = None
     seat: int | None = None
-
-
-# --- Deals anyone can verify ----------------------------------------------------
-
-def canonical_deal(deal: dict) -> str:
-    """The dealt cards of one record deal, as the exact text the commitment hashes."""
-    keys = ("hands", "columns") if "columns" in deal else ("hands", "trump_card")
-    return json.dumps({k: deal.get(k) for k in keys}, sort_keys=True, separators=(",", ":"))
-
-
-def commitment_for(deal: dict, salt: str) -> str:
-    return hashlib.sha256(f"{canonical_deal(deal)}|{salt}".encode()).hexdigest()
-
-
-def dealing_rng(purpose: str):
-    """The generator behind the cards and the first dealer: the OS's secure one.
-
-    Browser tests alone fix it with the setting TEST_DEAL_SEED (a known deal, so a
-    scenario can lead a joker). Nothing sets it but a test's settings override: it
-    is not read from the environment nor from any request, and it is refused when
-    DEBUG is off, so the real site always deals at random (docs/testing.md)."""
-    seed = getattr(settings, "TEST_DEAL_SEED", None)
-    if seed is None:
-        return secrets.SystemRandom()
-    if not settings.DEBUG:
-        raise ImproperlyConfigured("TEST_DEAL_SEED fixes the deals: it is for tests and refused when DEBUG is off")
-    return random.Random(f"{seed}:{purpose}")
-
-
-def _deal_next(state, match_secrets: list) -> None:
-    """Shuffle with the OS's secure generator, deal, and commit to the deal."""
-    deck = engine.shuffled_deck(dealing_rng(f"deal-{len(match_secrets)}"))
-    engine.deal_from_deck(state, deck)
-    salt = secrets.token_hex(16)
-    deal = state.record_deals()[-1]
-    match_secrets.append({"commitment": commitment_for(deal, salt), "salt": salt})
 
 
 # --- Loading and saving -----------------------------------------------------------
@@ -181,10 +144,10 @@ def start_match(table: Table) -> Match:
     options = table.record_options()
     if table.variant == Variant.CLASSIC:
         # rules.md 2.1: the first dealer is drawn at random
-        options["first_dealer"] = dealing_rng("first-dealer").randrange(4)
+        options["first_dealer"] = fairness.dealing_rng("first-dealer").randrange(4)
     state = engine.new_state(table.variant, options)
     match_secrets = []
-    _deal_next(state, match_secrets)
+    fairness.deal_next(state, match_secrets)
     match = Match.objects.create(table=table, record=engine.to_record(state, _players(table)), version=0,
                                  deal_commitments=match_secrets)
     if table.is_coin_table:
@@ -226,32 +189,36 @@ def _locked_match(match_id: int, with_seats: bool = False) -> Match:
         from django.db.models import Prefetch
 
         matches = matches.prefetch_related(Prefetch("table__seats", queryset=seats_with_players()))
-    return matches.get(pk=match_id)
+    try:
+        return matches.get(pk=match_id)
+    except Match.DoesNotExist:
+        raise MatchError("no_such_match", _("There is no such match.")) from None
 
 
-def perform(match_id: int, seat: int, action: dict, expected_version: int) -> Outcome:
-    """Apply one player's action, or refuse it and change nothing."""
+def perform(match_id: int, player, action: dict, expected_version: int) -> Outcome:
+    """Apply `player`'s action at the seat they hold in the match, or refuse it and change
+    nothing. The one way a player's move enters a match (the browser's consumer and the
+    protocol both call it): the seat is found under the match's lock, from the seats read
+    with it, so it cannot change between the check and the move."""
     with transaction.atomic():
         match = _locked_match(match_id, with_seats=True)
-        state = _perform_locked(match, seat, action, expected_version)
+        with _refusals_carry_version(match):
+            seat = held_seat(match.table.seats.all(), player)
+            if seat is None:
+                raise MatchError("not_seated", _("You are not sitting at this table."))
+            state = _perform_locked(match, seat, action, expected_version)
     return Outcome(version=match.version, finished=match.status != MatchStatus.RUNNING, match=match, state=state,
                    seat=seat)
 
 
-def perform_for_player(match_id: int, player, action: dict, expected_version: int) -> Outcome:
-    """`perform` for the seat `player` holds at the match, found under the same lock
-    (a program names the match, not its seat)."""
-    with transaction.atomic():
-        try:
-            match = _locked_match(match_id, with_seats=True)
-        except Match.DoesNotExist:
-            raise MatchError("no_such_match", _("There is no such match.")) from None
-        seat = held_seat(match.table.seats.all(), player)
-        if seat is None:
-            raise MatchError("not_seated", _("You are not sitting at this table."), {"version": match.version})
-        state = _perform_locked(match, seat, action, expected_version)
-    return Outcome(version=match.version, finished=match.status != MatchStatus.RUNNING, match=match, state=state,
-                   seat=seat)
+@contextmanager
+def _refusals_carry_version(match: Match):
+    """A refusal made under the lock tells the client which version the match is at."""
+    try:
+        yield
+    except MatchError as refusal:
+        refusal.params.setdefault("version", match.version)
+        raise
 
 
 def _perform_locked(match: Match, seat: int, action: dict, expected_version: int):
@@ -259,8 +226,7 @@ def _perform_locked(match: Match, seat: int, action: dict, expected_version: int
     if match.status != MatchStatus.RUNNING:
         raise MatchError("match_over", _("This match is over."))
     if expected_version != match.version:
-        raise MatchError("stale_version", _("The table has moved on; your view has been refreshed."),
-                         {"version": match.version})
+        raise MatchError("stale_version", _("The table has moved on; your view has been refreshed."))
     state = load_state(match)
     _apply(state, seat, action)
     _reset_timeouts(match, seat)
@@ -297,7 +263,7 @@ def _after_move(match: Match, state) -> None:
 def _advance(match: Match, state) -> None:
     """After a move: deal the next deal when one ended, finish the match when it is over."""
     if state.phase == engine.Phase.DEAL:
-        _deal_next(state, match.deal_commitments)
+        fairness.deal_next(state, match.deal_commitments)
     if state.phase == engine.Phase.GAME_OVER and match.status == MatchStatus.RUNNING:
         _finish(match, state, reason=(state.end or {}).get("reason", ""), seat=(state.end or {}).get("seat"))
 
@@ -321,11 +287,9 @@ def bot_move(state, seat):
 
 
 def _save(match: Match, state) -> None:
-    """Store the new position as the next version, and start its move clock.
-
-    The clock is a Celery task due when the time is up, carrying the match and
-    this version; it acts only if the match is still there (`clock_ran_out`), so
-    nothing ever revokes it. The sweeper catches a clock whose task was lost."""
+    """Store the new position as the next version, and start its move clock once it is
+    committed (`clocks.move_started`; the clock acts only if the match is still at this
+    version, see `clock_ran_out`)."""
     match.record = engine.to_record(state, match.record["players"])
     match.version += 1
     match.turn_started_at = timezone.now()
@@ -337,16 +301,7 @@ def _save(match: Match, state) -> None:
     transaction.on_commit(lambda: broadcast.table_changed(table_id, version))
     if match.status == MatchStatus.RUNNING:
         clock_seconds = match.table.clock_seconds
-        transaction.on_commit(lambda: _schedule_clock(match_id, version, clock_seconds))
-
-
-def _schedule_clock(match_id: int, version: int, clock_seconds: int) -> None:
-    from games.tasks import clock_expired
-
-    try:
-        clock_expired.apply_async((match_id, version), countdown=clock_seconds)
-    except Exception:  # the sweeper catches a clock whose task could not be queued
-        log.exception("could not schedule the clock of match %s", match_id)
+        transaction.on_commit(lambda: clocks.move_started(match_id, version, clock_seconds))
 
 
 # --- Timeouts, leaving, resigning -----------------------------------------------------
@@ -398,16 +353,19 @@ def grace_ran_out(seat_id: int, disconnected_at) -> bool:
         return True
 
 
-def resign(match_id: int, player) -> None:
-    """A player leaves on purpose: Japanese, the opponent wins; classic, a bot takes the seat."""
+def resign(match_id: int, player) -> int:
+    """A player leaves on purpose: Japanese, the opponent wins; classic, a bot takes the seat.
+    Returns the index of the seat they left."""
     with transaction.atomic():
         match = _locked_match(match_id)
-        if match.status != MatchStatus.RUNNING:
-            raise MatchError("match_over", _("This match is over."))
-        seat = match.table.seats.filter(player=player, left_at__isnull=True).first()
-        if seat is None:
-            raise MatchError("not_seated", _("You are not sitting at this table."))
-        _player_gone(match, load_state(match), seat, reason="resign")
+        with _refusals_carry_version(match):
+            if match.status != MatchStatus.RUNNING:
+                raise MatchError("match_over", _("This match is over."))
+            seat = match.table.seats.filter(player=player, left_at__isnull=True).first() if player else None
+            if seat is None:
+                raise MatchError("not_seated", _("You are not sitting at this table."))
+            _player_gone(match, load_state(match), seat, reason="resign")
+    return seat.index
 
 
 def abort(match_id: int, reason: str) -> bool:

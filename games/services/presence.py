@@ -6,17 +6,12 @@ is set for its end; coming back in any tab or device clears it, which makes
 that timer do nothing when it fires.
 """
 
-import logging
-
-from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
 from ..models import Seat
-from . import broadcast
-
-log = logging.getLogger(__name__)
+from . import broadcast, clocks
 
 
 def connected(table_id: int, player) -> int | None:
@@ -43,14 +38,5 @@ def disconnected(seat_id: int) -> None:
         ).update(disconnected_at=now)
         if started:
             table_id = Seat.objects.values_list("table_id", flat=True).get(pk=seat_id)
-            transaction.on_commit(lambda: _start_grace(seat_id, now))
+            transaction.on_commit(lambda: clocks.grace_started(seat_id, now))
             transaction.on_commit(lambda: broadcast.table_changed(table_id))
-
-
-def _start_grace(seat_id: int, disconnected_at) -> None:
-    from games.tasks import grace_expired
-
-    try:
-        grace_expired.apply_async((seat_id, disconnected_at.isoformat()), countdown=settings.DISCONNECT_GRACE_SECONDS)
-    except Exception:  # the sweeper catches a grace whose task could not be queued
-        log.exception("could not schedule the grace time of seat %s", seat_id)

@@ -6,11 +6,9 @@ decided) and adds the table's public facts. The browser renders it as HTML,
 the JSON protocol sends it as it is.
 """
 
-from datetime import timedelta
-
-from django.conf import settings
-
+from ..fairness import public_commitments
 from ..models import Match, MatchStatus, Table
+from . import clocks
 from .matches import held_seat, load_state
 
 SUIT_SYMBOLS = {"S": "♠", "C": "♣", "D": "♦", "H": "♥"}
@@ -39,23 +37,10 @@ def public_seats(table: Table, seats=None) -> list[dict]:
             "is_bot": seat.is_bot or seat.left_at is not None,
             "left": seat.left_at is not None,
             "connected": seat.connections > 0 or seat.is_bot,
-            "grace_until": (seat.disconnected_at + timedelta(seconds=settings.DISCONNECT_GRACE_SECONDS)).isoformat()
+            "grace_until": clocks.grace_deadline(seat.disconnected_at).isoformat()
             if seat.disconnected_at and not seat.left_at else None,
         })
     return public
-
-
-def revealed_deals(match: Match, state) -> list[dict]:
-    """Commitments for every deal; the salt only once that deal is over (or the match is)."""
-    current = len(match.deal_commitments) - 1
-    over = match.status != MatchStatus.RUNNING
-    out = []
-    for i, entry in enumerate(match.deal_commitments):
-        item = {"deal": i, "commitment": entry["commitment"]}
-        if i < current or over:
-            item["salt"] = entry["salt"]
-        out.append(item)
-    return out
 
 
 def seat_view(match: Match, seat: int | None, state=None, seats=None) -> dict:
@@ -65,7 +50,7 @@ def seat_view(match: Match, seat: int | None, state=None, seats=None) -> dict:
     table = match.table
     deadline = None
     if match.status == MatchStatus.RUNNING and match.turn_started_at and state.to_act is not None:
-        deadline = (match.turn_started_at + timedelta(seconds=table.clock_seconds)).isoformat()
+        deadline = clocks.move_deadline(match.turn_started_at, table.clock_seconds).isoformat()
     return {
         "match": match.pk,
         "table": table.pk,
@@ -75,6 +60,6 @@ def seat_view(match: Match, seat: int | None, state=None, seats=None) -> dict:
         "seats": public_seats(table, seats),
         "clock_seconds": table.clock_seconds,
         "turn_deadline": deadline,
-        "commitments": revealed_deals(match, state),
+        "commitments": public_commitments(match),
         "stake": table.stake,
     }

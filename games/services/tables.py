@@ -7,6 +7,7 @@ same transaction: a seat and its stake exist together or not at all.
 """
 
 from dataclasses import dataclass
+from dataclasses import fields as dataclass_fields
 
 from django.contrib.auth.hashers import check_password, make_password
 from django.core.cache import cache
@@ -16,57 +17,61 @@ from django.utils.translation import gettext as _
 
 from accounts.friends import are_friends, is_blocked
 from coins import services as coins
+from joker_site.refusals import Refusal
 from moderation import bans
 
+from .. import options
 from ..models import SEATS_BY_VARIANT, Seat, Table, TableStatus, Variant, Visibility
-from . import broadcast
+from . import broadcast, matches
 
 PASSWORD_GUESSES_ALLOWED = 5
 PASSWORD_GUESS_WINDOW_SECONDS = 600
 
 
-class TableError(Exception):
-    """A refusal with a message fit to show the player."""
-
-    def __init__(self, message, code="refused"):
-        super().__init__(message)
-        self.message = message
-        self.code = code
+class TableError(Refusal):
+    """A refused table action (creating, sitting, standing, a rematch), fit to show the player."""
 
 
 @dataclass(frozen=True)
 class TableSettings:
+    """What a table is created with; the one place a table's settings are copied from
+    (`table_fields`) and read back (`of`), for a new table and for a rematch alike."""
+
     variant: str
     stake: int = 0
     visibility: str = Visibility.OPEN
     password: str = ""
-    clock_seconds: int = 30
-    game_type: str = "standard"
-    khishti: str = "200"
-    pulka_bonus: str = "premium_moshla"
+    clock_seconds: int = options.DEFAULT_CLOCK_SECONDS
+    game_type: str = options.DEFAULT_GAME_TYPE
+    khishti: str = options.DEFAULT_KHISHTI
+    pulka_bonus: str = options.DEFAULT_PULKA_BONUS
     fill_with_bots: bool = False
-    target: int = 21
+    target: int = options.DEFAULT_TARGET
+
+    @classmethod
+    def of(cls, table: Table) -> "TableSettings":
+        """The settings `table` was created with (its password stays hashed: it is copied as `password_hash`)."""
+        return cls(**{name: getattr(table, name) for name in cls._column_names()})
+
+    def table_fields(self) -> dict:
+        """The Table columns these settings set, the password aside (a new table hashes it,
+        a rematch copies the hash)."""
+        fields = {name: getattr(self, name) for name in self._column_names()}
+        fields["fill_with_bots"] = self.fill_with_bots and self.variant == Variant.CLASSIC  # bots: classic only
+        return fields
+
+    @classmethod
+    def _column_names(cls) -> list[str]:
+        return [field.name for field in dataclass_fields(cls) if field.name != "password"]
 
 
 def create_table(creator, settings: TableSettings, *, sit=True) -> Table:
     """Create a table and (by default) seat its creator at seat 0."""
-    _check_not_banned(creator)
-    if creator.is_guest and settings.stake:
-        raise TableError(_("Guests can only play at free tables. Sign up to play for Domino Coin."), "guest_coins")
-    if creator.is_guest and settings.visibility == Visibility.FRIENDS:
-        raise TableError(_("Guests have no friends list. Sign up to make a friends-only table."), "guest_friends")
+    _check_may_create(creator, settings)
     with transaction.atomic():
         table = Table.objects.create(
-            variant=settings.variant,
-            stake=settings.stake,
-            visibility=settings.visibility,
+            **settings.table_fields(),
             password_hash=make_password(settings.password) if settings.visibility == Visibility.PASSWORD else "",
-            clock_seconds=settings.clock_seconds,
-            game_type=settings.game_type,
-            khishti=settings.khishti,
-            pulka_bonus=settings.pulka_bonus,
-            fill_with_bots=settings.fill_with_bots and settings.variant == Variant.CLASSIC,
-            target=settings.target,
             creator=creator,
         )
         if sit:
@@ -103,10 +108,10 @@ def check_table_password(table: Table, player, password: str, client_key: str):
     key = f"table-password:{table.pk}:{client_key}"
     guesses = cache.get(key, 0)
     if guesses >= PASSWORD_GUESSES_ALLOWED:
-        raise TableError(_("Too many wrong passwords. Try again in a few minutes."), "password_rate_limited")
+        raise TableError("password_rate_limited", _("Too many wrong passwords. Try again in a few minutes."))
     if not password or not check_password(password, table.password_hash):
         cache.set(key, guesses + 1, PASSWORD_GUESS_WINDOW_SECONDS)
-        raise TableError(_("Wrong table password."), "wrong_password")
+        raise TableError("wrong_password", _("Wrong table password."))
 
 
 def sit(table_id: int, player, *, password: str = "", client_key: str = "", seat_index=None) -> Seat:
@@ -120,8 +125,7 @@ def sit(table_id: int, player, *, password: str = "", client_key: str = "", seat
         if table.rematch_of_id is not None:
             # Only the players of the match before may sit, and they need no password.
             if not _played_the_match_before(table, player):
-                raise TableError(_("This rematch is kept for the players of the match before it."),
-                                 "rematch_reserved")
+                raise TableError("rematch_reserved", _("This rematch is kept for the players of the match before it."))
         elif table.visibility == Visibility.PASSWORD and player.pk != table.creator_id:
             check_table_password(table, player, password, client_key or f"player:{player.pk}")
         seat = _seat_player(table, player, seat_index)
@@ -164,9 +168,9 @@ def offer_rematch(table_id: int, player) -> Table:
         # The old table's lock serialises two players asking at the same moment: one rematch.
         old = Table.objects.select_for_update(of=("self",)).get(pk=table_id)
         if old.status != TableStatus.FINISHED:
-            raise TableError(_("A rematch can be asked for once the match is over."), "not_finished")
+            raise TableError("not_finished", _("A rematch can be asked for once the match is over."))
         if not played_at(old.pk, player):
-            raise TableError(_("Only the players of this match can ask for a rematch."), "not_a_player")
+            raise TableError("not_a_player", _("Only the players of this match can ask for a rematch."))
         rematch = waiting_rematch(old)
         if rematch is None:
             rematch = _create_rematch(old, player)
@@ -177,14 +181,10 @@ def offer_rematch(table_id: int, player) -> Table:
 
 
 def _create_rematch(old: Table, player) -> Table:
-    _check_not_banned(player)
-    if player.is_guest and old.is_coin_table:
-        raise TableError(_("Guests can only play at free tables. Sign up to play for Domino Coin."), "guest_coins")
+    settings = TableSettings.of(old)
+    _check_may_create(player, settings)
     table = Table.objects.create(
-        variant=old.variant, stake=old.stake, visibility=old.visibility, password_hash=old.password_hash,
-        clock_seconds=old.clock_seconds, game_type=old.game_type, khishti=old.khishti,
-        pulka_bonus=old.pulka_bonus, fill_with_bots=old.fill_with_bots, target=old.target,
-        creator=player, rematch_of=old,
+        **settings.table_fields(), password_hash=old.password_hash, creator=player, rematch_of=old,
     )
     _seat_creator(table, player)
     transaction.on_commit(broadcast.lobby_changed)
@@ -197,9 +197,9 @@ def stand(table_id: int, player) -> None:
         table = Table.objects.select_for_update().get(pk=table_id)
         seat = table.seats.filter(player=player).first()
         if seat is None:
-            raise TableError(_("You are not sitting at this table."), "not_seated")
+            raise TableError("not_seated", _("You are not sitting at this table."))
         if table.status != TableStatus.OPEN:
-            raise TableError(_("The match has started: use Resign to leave it."), "already_started")
+            raise TableError("already_started", _("The match has started: use Resign to leave it."))
         if table.is_coin_table:
             coins.refund_stake(player.user, table.escrow_key)
         seat.delete()
@@ -212,7 +212,7 @@ def stand(table_id: int, player) -> None:
 def close_unstarted(table: Table, reason: str = "") -> None:
     """Close a table that never started, refunding every stake (caller holds the lock)."""
     if table.status != TableStatus.OPEN:
-        raise TableError(_("Only a table that has not started can be closed."), "already_started")
+        raise TableError("already_started", _("Only a table that has not started can be closed."))
     if table.is_coin_table:
         coins.refund_all(table.escrow_key, reason or "table closed", table_id=table.pk)
     table.seats.all().delete()
@@ -227,24 +227,35 @@ def _close(table: Table) -> None:
     table.save(update_fields=["status", "closed_at"])
 
 
+def _check_may_create(creator, settings: TableSettings) -> None:
+    _check_not_banned(creator)
+    if creator.is_guest and settings.stake:
+        raise _guests_play_free()
+    if creator.is_guest and settings.visibility == Visibility.FRIENDS:
+        raise TableError("guest_friends", _("Guests have no friends list. Sign up to make a friends-only table."))
+
+
+def _guests_play_free() -> TableError:
+    return TableError("guest_coins", _("Guests can only play at free tables. Sign up to play for Domino Coin."))
+
+
 def _check_not_banned(player) -> None:
     refusal = bans.refusal_for_player(player)
     if refusal:
-        raise TableError(refusal, "banned")
+        raise TableError("banned", refusal)
 
 
 def _check_may_sit(table: Table, player) -> None:
     if table.status != TableStatus.OPEN:
-        raise TableError(_("This table is no longer taking players."), "not_open")
+        raise TableError("not_open", _("This table is no longer taking players."))
     _check_not_banned(player)
     if player.is_guest and table.is_coin_table:
-        raise TableError(_("Guests can only play at free tables. Sign up to play for Domino Coin."), "guest_coins")
+        raise _guests_play_free()
     if table.visibility == Visibility.FRIENDS:
         if player.is_guest:
-            raise TableError(_("Friends-only tables are for the creator's friends; guests cannot join them."),
-                             "guest_friends")
+            raise TableError("guest_friends", _("Friends-only tables are for the creator's friends; guests cannot join them."))
         if not can_see(table, player):
-            raise TableError(_("This table is for the creator's friends only."), "friends_only")
+            raise TableError("friends_only", _("This table is for the creator's friends only."))
 
 
 def _free_seat_indexes(table: Table):
@@ -255,23 +266,21 @@ def _free_seat_indexes(table: Table):
 def _seat_player(table: Table, player, seat_index=None) -> Seat:
     free = _free_seat_indexes(table)
     if not free:
-        raise TableError(_("This table is full."), "full")
+        raise TableError("full", _("This table is full."))
     if seat_index is None:
         seat_index = free[0]
     elif seat_index not in free:
-        raise TableError(_("That seat is taken."), "seat_taken")
+        raise TableError("seat_taken", _("That seat is taken."))
     if table.is_coin_table:
         try:
             coins.stake(player.user, table.escrow_key, table.stake, table_id=table.pk)
-        except coins.InsufficientFunds as exc:
-            raise TableError(str(exc), "insufficient_funds") from exc
-        except coins.LedgerError as exc:
-            raise TableError(str(exc), "coins_refused") from exc
+        except coins.LedgerError as exc:  # InsufficientFunds keeps its own code
+            raise TableError(exc.code, exc.message) from exc
     try:
         with transaction.atomic():
             return Seat.objects.create(table=table, index=seat_index, player=player)
     except IntegrityError as exc:  # the table lock makes this unreachable; keep the error honest anyway
-        raise TableError(_("That seat is taken."), "seat_taken") from exc
+        raise TableError("seat_taken", _("That seat is taken.")) from exc
 
 
 def _fill_with_bots(table: Table) -> None:
@@ -282,9 +291,7 @@ def _fill_with_bots(table: Table) -> None:
 def _start_if_full(table: Table) -> None:
     if _free_seat_indexes(table):
         return
-    from .matches import start_match  # the match layer needs the engine; import late
-
-    start_match(table)
+    matches.start_match(table)
 
 
 def close_stale_table(table_id: int) -> bool:

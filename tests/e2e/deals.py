@@ -1,6 +1,6 @@
 """Known deals for the match scenarios.
 
-The served site deals from `games.services.matches.dealing_rng`, which a test's
+The served site deals from `games.fairness.dealing_rng`, which a test's
 `@pytest.mark.site_settings(TEST_DEAL_SEED=...)` fixes (tests only; refused when
 DEBUG is off, see docs/testing.md). Rather than hard-code a seed that the next
 change to the engine or the bot would quietly spoil, `DEAL_SEED` is the first seed
@@ -21,7 +21,7 @@ from django.test import override_settings
 
 from games import engine
 from games.engine.bot import choose_action
-from games.services.matches import dealing_rng
+from games.fairness import dealing_rng
 
 SEEDS_TRIED = 500
 
