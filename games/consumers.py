@@ -5,7 +5,6 @@ sends forms as JSON. A consumer never forwards state it was given: on every
 "something moved" notice it reads the match and renders its own seat's view.
 """
 
-import json
 import logging
 from urllib.parse import parse_qs
 
@@ -14,7 +13,11 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
+from django.utils.translation import gettext as _
 
+from accounts.sockets import CLOSE_CREDENTIALS_GONE, user_group
+
+from .frames import UnreadableFrame, read_json_object
 from .services import presence
 from .services.broadcast import LOBBY_GROUP, table_group
 
@@ -42,19 +45,52 @@ def _language_of(scope):
     return "ka"
 
 
-class LobbyConsumer(AsyncWebsocketConsumer):
+class MemberSocket:
+    """What every page's socket does for its member: join the member's group, so that a ban
+    closes it at once (accounts/sockets.py). Guests and visitors have no group."""
+
+    async def follow_member(self, player):
+        self.member_group = user_group(player.user_id) if player is not None and player.user_id else None
+        if self.member_group:
+            await self.channel_layer.group_add(self.member_group, self.channel_name)
+
+    async def forget_member(self):
+        if getattr(self, "member_group", None):
+            await self.channel_layer.group_discard(self.member_group, self.channel_name)
+
+    async def credentials_revoked(self, event):
+        """The member was banned: say why (on a table page), then close (4401)."""
+        from moderation.bans import refusal_for_player
+
+        sentence = await database_sync_to_async(_in_language(refusal_for_player, self.language))(self.player)
+        if sentence is None:
+            return  # the ban was lifted meanwhile
+        self.closing = True
+        await self.say_closing(sentence)
+        await self.close(code=CLOSE_CREDENTIALS_GONE)
+
+    async def say_closing(self, sentence):
+        """Tell the page why its socket closes (the lobby's page has nowhere to show it)."""
+
+
+class LobbyConsumer(MemberSocket, AsyncWebsocketConsumer):
     """Tells the lobby page to refetch its list (with its own filters and rights)."""
 
     async def connect(self):
+        from accounts.players import player_for_scope
+
         self.language = _language_of(self.scope)
+        self.player = await player_for_scope(self.scope)
+        await self.follow_member(self.player)
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
         await self.accept()
 
     async def disconnect(self, code):
+        await self.forget_member()
         await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
 
     async def receive(self, text_data=None, bytes_data=None):
-        pass  # the lobby socket only listens
+        pass  # the lobby socket only listens: whatever arrives is dropped
 
     async def lobby_changed(self, event):
         with translation.override(self.language):
@@ -62,7 +98,7 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=html)
 
 
-class TableConsumer(AsyncWebsocketConsumer):
+class TableConsumer(MemberSocket, AsyncWebsocketConsumer):
     """One browser tab at a table: the waiting room, then the live match.
 
     Incoming frames are htmx ws-send JSON: {"type": "act", "version": N, "play"/"bid"/"trump": ...},
@@ -72,6 +108,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def connect(self):
         from accounts.players import player_for_scope
 
+        self.closing = False
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.language = _language_of(self.scope)
         self.player = await player_for_scope(self.scope)
@@ -79,18 +116,31 @@ class TableConsumer(AsyncWebsocketConsumer):
         if not await database_sync_to_async(_may_watch)(self.table_id, self.player):
             await self.close(code=4404)
             return
+        await self.follow_member(self.player)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         self.seat_id = await database_sync_to_async(presence.connected)(self.table_id, self.player)
         await self.send_state()
 
     async def disconnect(self, code):
+        await self.forget_member()
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
         if getattr(self, "seat_id", None):
             await database_sync_to_async(presence.disconnected)(self.seat_id)
 
     async def receive(self, text_data=None, bytes_data=None):
+        if self.closing:
+            return
+        try:
+            await self.answer(text_data)
+        except Exception:
+            # A fault of ours must not close a seat's socket (its disconnect grace would start).
+            log.exception("table %s: a frame failed", self.table_id)
+            with translation.override(self.language):
+                await self.send_error(_("The server could not answer that message."))
+
+    async def answer(self, text_data):
         try:
             with translation.override(self.language):
                 frame = parse_browser_frame(text_data)
@@ -107,7 +157,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send_state()  # a stale tab catches up at once
 
     async def table_changed(self, event):
-        await self.send_state()
+        if not self.closing:
+            await self.send_state()
 
     async def send_state(self):
         html = await database_sync_to_async(render_table_fragment)(self.table_id, self.player, self.language)
@@ -117,6 +168,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         with translation.override(self.language):
             html = render_to_string("games/_match_error.html", {"message": message})
         await self.send(text_data=html)
+
+    async def say_closing(self, sentence):
+        await self.send_error(sentence)
 
 
 def _in_language(function, language):
@@ -137,15 +191,13 @@ class FrameError(Exception):
 
 def parse_browser_frame(text_data) -> dict:
     """Check the shape of a browser frame; the engine checks what it means."""
-    from django.utils.translation import gettext as _
-
     try:
-        data = json.loads(text_data or "")
-    except ValueError:
-        raise FrameError(_("That message could not be read."))
-    if not isinstance(data, dict):
-        raise FrameError(_("That message could not be read."))
+        data = read_json_object(text_data)  # games/frames.py: what any socket refuses to read
+    except UnreadableFrame:
+        raise FrameError(_("That message could not be read.")) from None
     kind = data.get("type", "act")
+    if not isinstance(kind, str):
+        raise FrameError(_("Unknown message type."))
     if kind in ("resync", "resign"):
         return {"type": kind}
     if kind != "act":
@@ -180,8 +232,6 @@ def _may_watch(table_id, player) -> bool:
 
 def act_for_player(table_id, player, frame) -> str | None:
     """Perform a browser's action; the refusal message, or None when it was applied."""
-    from django.utils.translation import gettext as _
-
     from .models import Match, Seat
     from .services.matches import MatchError, perform
 
@@ -199,8 +249,6 @@ def act_for_player(table_id, player, frame) -> str | None:
 
 
 def resign_for_player(table_id, player, frame) -> str | None:
-    from django.utils.translation import gettext as _
-
     from .models import Match
     from .services.matches import MatchError, resign
 
