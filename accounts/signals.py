@@ -1,11 +1,15 @@
-"""Sign-up carries a guest's identity over; log-in brings back the member's language."""
+"""Sign-up carries a guest's identity over; log-in brings back the member's language;
+a token deleted in any way (revoked, in the admin, with its user) closes its sockets."""
 
 from allauth.account.signals import user_signed_up
 from django.contrib.auth.signals import user_logged_in
+from django.db.models.signals import post_delete
 from django.dispatch import receiver
 from django.utils import translation
 
+from .models import AccessToken
 from .players import claim_guest_from_session, player_for_user
+from .sockets import close_token_sockets
 
 LOGIN_LANGUAGE_ATTR = "_accounts_login_language"
 
@@ -29,3 +33,8 @@ def remember_language_on_login(sender, request, user, **kwargs):
     language = player_for_user(user).language
     if language:
         setattr(request, LOGIN_LANGUAGE_ATTR, language)
+
+
+@receiver(post_delete, sender=AccessToken, dispatch_uid="accounts.close_sockets_of_deleted_token")
+def close_sockets_of_deleted_token(sender, instance, **kwargs):
+    close_token_sockets(instance.pk)

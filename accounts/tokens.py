@@ -34,13 +34,14 @@ def create_token(user, name):
 
 
 def revoke_token(user, token_id):
-    """Delete one of `user`'s tokens; returns True when there was one to delete."""
+    """Delete one of `user`'s tokens; returns True when there was one to delete. The sockets
+    opened with it close once the deletion commits (accounts/signals.py, accounts/sockets.py)."""
     deleted, _unused = AccessToken.objects.filter(user=user, pk=token_id).delete()
     return bool(deleted)
 
 
-def user_for_token(raw_token):
-    """The active user a raw token belongs to, or None (unknown, revoked, inactive, banned)."""
+def access_token_for(raw_token):
+    """The AccessToken (with its user) a raw token is, or None (unknown, revoked, inactive, banned)."""
     if not raw_token or not isinstance(raw_token, str) or not raw_token.startswith(TOKEN_PREFIX):
         return None
     token = AccessToken.objects.select_related("user").filter(token_hash=hash_token(raw_token.strip())).first()
@@ -49,7 +50,13 @@ def user_for_token(raw_token):
     now = timezone.now()
     if token.last_used_at is None or now - token.last_used_at >= LAST_USED_RESOLUTION:
         AccessToken.objects.filter(pk=token.pk).update(last_used_at=now)
-    return token.user
+    return token
+
+
+def user_for_token(raw_token):
+    """The active user a raw token belongs to, or None (unknown, revoked, inactive, banned)."""
+    token = access_token_for(raw_token)
+    return token.user if token is not None else None
 
 
 def bearer_token(authorization_header):

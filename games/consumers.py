@@ -5,7 +5,6 @@ sends forms as JSON. A consumer never forwards state it was given: on every
 "something moved" notice it reads the match and renders its own seat's view.
 """
 
-import json
 import logging
 from urllib.parse import parse_qs
 
@@ -14,9 +13,12 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
+from django.utils.translation import gettext as _
 
+from accounts.sockets import CLOSE_CREDENTIALS_GONE, user_group
 from joker_site.refusals import Refusal
 
+from .frames import UnreadableFrame, read_json_object
 from .services import presence
 from .services.broadcast import LOBBY_GROUP, table_group
 
@@ -44,19 +46,52 @@ def _language_of(scope):
     return "ka"
 
 
-class LobbyConsumer(AsyncWebsocketConsumer):
+class MemberSocket:
+    """What every page's socket does for its member: join the member's group, so that a ban
+    closes it at once (accounts/sockets.py). Guests and visitors have no group."""
+
+    async def follow_member(self, player):
+        self.member_group = user_group(player.user_id) if player is not None and player.user_id else None
+        if self.member_group:
+            await self.channel_layer.group_add(self.member_group, self.channel_name)
+
+    async def forget_member(self):
+        if getattr(self, "member_group", None):
+            await self.channel_layer.group_discard(self.member_group, self.channel_name)
+
+    async def credentials_revoked(self, event):
+        """The member was banned: say why (on a table page), then close (4401)."""
+        from moderation.bans import refusal_for_player
+
+        sentence = await database_sync_to_async(_in_language(refusal_for_player, self.language))(self.player)
+        if sentence is None:
+            return  # the ban was lifted meanwhile
+        self.closing = True
+        await self.say_closing(sentence)
+        await self.close(code=CLOSE_CREDENTIALS_GONE)
+
+    async def say_closing(self, sentence):
+        """Tell the page why its socket closes (the lobby's page has nowhere to show it)."""
+
+
+class LobbyConsumer(MemberSocket, AsyncWebsocketConsumer):
     """Tells the lobby page to refetch its list (with its own filters and rights)."""
 
     async def connect(self):
+        from accounts.players import player_for_scope
+
         self.language = _language_of(self.scope)
+        self.player = await player_for_scope(self.scope)
+        await self.follow_member(self.player)
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
         await self.accept()
 
     async def disconnect(self, code):
+        await self.forget_member()
         await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
 
     async def receive(self, text_data=None, bytes_data=None):
-        pass  # the lobby socket only listens
+        pass  # the lobby socket only listens: whatever arrives is dropped
 
     async def lobby_changed(self, event):
         with translation.override(self.language):
@@ -64,7 +99,7 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=html)
 
 
-class TableConsumer(AsyncWebsocketConsumer):
+class TableConsumer(MemberSocket, AsyncWebsocketConsumer):
     """One browser tab at a table: the waiting room, then the live match.
 
     Incoming frames are htmx ws-send JSON: {"type": "act", "version": N, "play"/"bid"/"trump": ...},
@@ -74,6 +109,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def connect(self):
         from accounts.players import player_for_scope
 
+        self.closing = False
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.language = _language_of(self.scope)
         self.player = await player_for_scope(self.scope)
@@ -81,18 +117,31 @@ class TableConsumer(AsyncWebsocketConsumer):
         if not await database_sync_to_async(_may_watch)(self.table_id, self.player):
             await self.close(code=4404)
             return
+        await self.follow_member(self.player)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         self.seat_id = await database_sync_to_async(presence.connected)(self.table_id, self.player)
         await self.send_state()
 
     async def disconnect(self, code):
+        await self.forget_member()
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
         if getattr(self, "seat_id", None):
             await database_sync_to_async(presence.disconnected)(self.seat_id)
 
     async def receive(self, text_data=None, bytes_data=None):
+        if self.closing:
+            return
+        try:
+            await self.answer(text_data)
+        except Exception:
+            # A fault of ours must not close a seat's socket (its disconnect grace would start).
+            log.exception("table %s: a frame failed", self.table_id)
+            with translation.override(self.language):
+                await self.send_error(_("The server could not answer that message."))
+
+    async def answer(self, text_data):
         try:
             with translation.override(self.language):
                 frame = parse_browser_frame(text_data)
@@ -109,7 +158,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send_state()  # a stale tab catches up at once
 
     async def table_changed(self, event):
-        await self.send_state()
+        if not self.closing:
+            await self.send_state()
 
     async def send_state(self):
         html = await database_sync_to_async(render_table_fragment)(self.table_id, self.player, self.language)
@@ -119,6 +169,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         with translation.override(self.language):
             html = render_to_string("games/_match_error.html", {"message": message})
         await self.send(text_data=html)
+
+    async def say_closing(self, sentence):
+        await self.send_error(sentence)
 
 
 def _in_language(function, language):
@@ -137,15 +190,13 @@ class FrameError(Refusal):
 
 def parse_browser_frame(text_data) -> dict:
     """Check the shape of a browser frame; the engine checks what it means."""
-    from django.utils.translation import gettext as _
-
     try:
-        data = json.loads(text_data or "")
-    except ValueError:
-        raise FrameError("bad_json", _("That message could not be read."))
-    if not isinstance(data, dict):
-        raise FrameError("bad_json", _("That message could not be read."))
+        data = read_json_object(text_data)  # games/frames.py: what any socket refuses to read
+    except UnreadableFrame:
+        raise FrameError("bad_json", _("That message could not be read.")) from None
     kind = data.get("type", "act")
+    if not isinstance(kind, str):
+        raise FrameError("unknown_type", _("Unknown message type."))
     if kind in ("resync", "resign"):
         return {"type": kind}
     if kind != "act":
@@ -194,8 +245,6 @@ def resign_for_player(table_id, player, frame) -> str | None:
 
 def _refusal_message(table_id, change) -> str | None:
     """Make `change` to the table's match; the refusal's message for the page, or None."""
-    from django.utils.translation import gettext as _
-
     from .models import Match
 
     match_id = Match.objects.filter(table_id=table_id).values_list("pk", flat=True).first()

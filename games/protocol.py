@@ -24,9 +24,12 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
+from accounts.sockets import CLOSE_CREDENTIALS_GONE, token_group, user_group
 from joker_site.refusals import Refusal  # every service's refusals are one, sent as they are
 
+from .frames import NotAnObject, UnreadableFrame, read_json_object
 from .services import presence
 from .services.broadcast import table_group
 
@@ -35,8 +38,7 @@ log = logging.getLogger(__name__)
 PROTOCOL_VERSION = 1
 LANGUAGES = tuple(code for code, _name in settings.LANGUAGES)
 DEFAULT_LANGUAGE = "en"  # programs read English best; a person's client asks for ka or ru
-CLOSE_UNAUTHENTICATED = 4401
-MAX_FRAME_CHARS = 4096  # the largest honest message (create_table with a password) is far smaller
+CLOSE_UNAUTHENTICATED = CLOSE_CREDENTIALS_GONE  # at the handshake, or later when the token or account goes
 
 
 _db_executor = ThreadPoolExecutor(max_workers=settings.PROTOCOL_DB_THREADS, thread_name_prefix="protocol-db")
@@ -119,22 +121,36 @@ class PlayConsumer(AsyncWebsocketConsumer):
         self.player = None
         self.tables = {}  # table id -> the last version sent (None before the match), for subscribed tables
         self.presence_seats = {}  # table id -> seat id counted as connected by this socket
+        self.credential_groups = []  # the token's and the member's groups (accounts/sockets.py)
         await self.accept()
         authorization = _header(self.scope, b"authorization")
         if authorization is not None:
-            self.player = await in_thread(_player_for_authorization)(authorization)
-            if self.player is None:
-                await self._refuse_connection("invalid_token", _("The access token is missing, unknown or revoked."))
+            player, token_id = await in_thread(_credentials_for_authorization)(authorization)
+            if player is None or not await self._follow_credentials(player, token_id):
+                await self._refuse_connection(
+                    "invalid_token", gettext_lazy("The access token is missing, unknown or revoked."))
                 return
         else:
             from accounts.players import player_for_scope
 
-            self.player = await player_for_scope(self.scope)
-            if self.player is None:
+            player = await player_for_scope(self.scope)
+            if player is None or not await self._follow_credentials(player, None):
                 await self._refuse_connection(
                     "not_authenticated",
-                    _("Send a personal access token (Authorization: Bearer <token>) or sign in first."))
+                    gettext_lazy("Send a personal access token (Authorization: Bearer <token>) or sign in first."))
                 return
+        self.player = player
+
+    async def _follow_credentials(self, player, token_id) -> bool:
+        """Join the groups a revocation or a ban is announced to, then check the credentials
+        again: one revoked or banned between the first check and joining is caught here."""
+        if token_id is not None:
+            self.credential_groups.append(token_group(token_id))
+        if player.user_id is not None:
+            self.credential_groups.append(user_group(player.user_id))
+        for group in self.credential_groups:
+            await self.channel_layer.group_add(group, self.channel_name)
+        return await in_thread(_credentials_hold)(player, token_id)
 
     async def _refuse_connection(self, code, message):
         with translation.override(self.language):
@@ -142,6 +158,8 @@ class PlayConsumer(AsyncWebsocketConsumer):
         await self.close(code=CLOSE_UNAUTHENTICATED)
 
     async def disconnect(self, code):
+        for group in self.credential_groups:
+            await self.channel_layer.group_discard(group, self.channel_name)
         for table_id in list(self.tables):
             await self.channel_layer.group_discard(table_group(table_id), self.channel_name)
         for seat_id in self.presence_seats.values():
@@ -157,7 +175,8 @@ class PlayConsumer(AsyncWebsocketConsumer):
         with translation.override(self.language):
             message = None
             try:
-                message = parse_message(text_data)
+                message = parse_frame(text_data)
+                check_message(message)
                 if message["type"] == "ping":  # the transport's floor: no database, no thread
                     await self.send_json(_reply(message, {"type": "pong"}))
                     return
@@ -165,9 +184,15 @@ class PlayConsumer(AsyncWebsocketConsumer):
                 await handler(message)
             except Refusal as refusal:
                 await self.send_error(refusal, message)
+            except Exception:
+                # A fault of ours must not close a seat's socket (the disconnect grace would
+                # start, and a Japanese seat could lose by forfeit): log it, answer, stay open.
+                log.exception("protocol message failed: %r", message)
+                await self.send_error(Refusal("server_error", _("The server could not answer that message.")),
+                                      message)
 
     async def on_hello(self, message):
-        if message.get("language") in LANGUAGES:
+        if message.get("language") is not None:
             self.language = message["language"]
             translation.activate(self.language)
         welcome = await in_thread(_welcome)(self.player, self.language)
@@ -178,37 +203,27 @@ class PlayConsumer(AsyncWebsocketConsumer):
         await self._subscribe(table_id, message)
 
     async def on_join_table(self, message):
-        table_id = _int_field(message, "table")
-        seat = message.get("seat")
-        if seat is not None and type(seat) is not int:
-            raise Refusal("bad_message", _("A seat is a whole number."))
-        password = message.get("password", "")
-        if not isinstance(password, str):
-            raise Refusal("bad_message", _("A password is text."))
-        await in_thread(_join_table)(self.player, table_id, password, seat)
+        table_id = message["table"]
+        await in_thread(_join_table)(self.player, table_id, message.get("password") or "", message.get("seat"))
         await self._subscribe(table_id, message)
 
     async def on_leave_table(self, message):
-        table_id = _int_field(message, "table")
+        table_id = message["table"]
         await in_thread(_leave_table)(self.player, table_id)
         await self._unsubscribe(table_id)
         await self.send_json(_reply(message, {"type": "left", "table": table_id}))
 
     async def on_resync(self, message):
-        if "match" in message:
-            table_id = await in_thread(_table_of_match)(_int_field(message, "match"))
+        if message.get("match") is not None:
+            table_id = await in_thread(_table_of_match)(message["match"])
         else:
-            table_id = _int_field(message, "table")
+            table_id = message["table"]
         await in_thread(_check_may_watch)(table_id, self.player)
         self.tables.pop(table_id, None)  # send the position even if this version went out before
         await self._subscribe(table_id, message)
 
     async def on_act(self, message):
-        match_id = _int_field(message, "match")
-        version = _int_field(message, "version")
-        action = message.get("action")
-        if not isinstance(action, dict):
-            raise Refusal("bad_message", _("An act message needs an action object."))
+        match_id, version, action = message["match"], message["version"], message["action"]
         if "seat" in action:
             raise Refusal("invalid_action", _("Leave the seat out of the action: the server knows where you sit."))
         try:
@@ -218,17 +233,16 @@ class PlayConsumer(AsyncWebsocketConsumer):
             if refusal.code == "stale_version":
                 await self._resend(match_id)  # a client that fell behind catches up at once
             return
-        await self._send_view(table_id, view)
+        await self._send_view(table_id, view, message)
 
     async def on_rematch(self, message):
         """After a match: sit at its rematch (the first to ask creates it; the others meet there)."""
-        table_id = await in_thread(_rematch)(self.player, _int_field(message, "table"))
+        table_id = await in_thread(_rematch)(self.player, message["table"])
         await self._subscribe(table_id, message)
 
     async def on_resign(self, message):
-        match_id = _int_field(message, "match")
-        table_id, view = await in_thread(_resign)(self.player, match_id)
-        await self._send_view(table_id, view)
+        table_id, view = await in_thread(_resign)(self.player, message["match"])
+        await self._send_view(table_id, view, message)
 
     # --- sending --------------------------------------------------------------------------
 
@@ -269,28 +283,53 @@ class PlayConsumer(AsyncWebsocketConsumer):
         (`version`: the one a notice announced, which this process may have read already)."""
         kind, payload = await in_thread(_table_payload)(table_id, self.player, version)
         if kind == "state":
-            await self._send_view(table_id, payload)
+            await self._send_view(table_id, payload, message)
         else:
             await self.send_json(_reply(message, payload))
 
-    async def _send_view(self, table_id, view):
+    async def _send_view(self, table_id, view, message=None):
+        """A position; `message`: the one it answers (its `id` comes back), None for a push."""
         sent = self.tables.get(table_id)
         if sent is not None and view["version"] < sent:
             return  # a newer position already went out
         if table_id in self.tables:
             self.tables[table_id] = view["version"]
-        await self.send_json({"type": "state", **view})
+        await self.send_json(_reply(message, {"type": "state", **view}))
+
+    async def credentials_revoked(self, event):
+        """The token this socket was opened with was revoked, or its member banned: close (4401)."""
+        if self.player is None:
+            return
+        if event["reason"] == "banned":
+            sentence = await in_thread(_ban_sentence)(self.player, self.language)
+            if sentence is None:
+                return  # the ban was lifted meanwhile
+            code = "banned"
+        else:
+            code, sentence = "token_revoked", gettext_lazy("The access token was revoked.")
+        self.player = None  # no message is read any more
+        await self._refuse_connection(code, sentence)
 
     async def send_error(self, refusal, message=None):
-        error = {"type": "error", "code": refusal.code, "message": refusal.message}
-        if refusal.params.get("version") is not None:
-            error["version"] = refusal.params["version"]
-        if message is not None:
-            error["in_reply_to"] = message.get("type")
-        await self.send_json(_reply(message, error))
+        await self.send_json(error_frame(refusal, message))
 
     async def send_json(self, data):
-        await self.send(text_data=json.dumps(data, separators=(",", ":"), ensure_ascii=False))
+        await self.send(text_data=encode_frame(data))
+
+
+def encode_frame(data) -> str:
+    """Strict JSON (no NaN); what `parse_frame` let in can always be encoded."""
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def error_frame(refusal, message=None) -> dict:
+    """The `error` answering `message` (None when the frame could not be read as an object)."""
+    error = {"type": "error", "code": refusal.code, "message": refusal.message}
+    if refusal.params.get("version") is not None:
+        error["version"] = refusal.params["version"]
+    if message is not None:
+        error["in_reply_to"] = message.get("type")
+    return _reply(message, error)
 
 
 def _reply(message, data):
@@ -300,39 +339,89 @@ def _reply(message, data):
     return data
 
 
-MESSAGE_TYPES = ("hello", "create_table", "join_table", "leave_table", "act", "resync", "resign", "rematch", "ping")
+# What each message may carry besides `type` and `id` (any JSON value): field -> (kind, required).
+# An optional field may be absent or null; fields not listed are ignored. create_table's
+# variant and options are checked against the table form (`invalid_option`).
+MESSAGE_FIELDS = {
+    "hello": {"language": ("language", False)},
+    "create_table": {},
+    "join_table": {"table": ("whole", True), "seat": ("whole", False), "password": ("text", False)},
+    "leave_table": {"table": ("whole", True)},
+    "resync": {"match": ("whole", False), "table": ("whole", False)},  # one of the two
+    "act": {"match": ("whole", True), "version": ("whole", True), "action": ("object", True)},
+    "resign": {"match": ("whole", True)},
+    "rematch": {"table": ("whole", True)},
+    "ping": {},
+}
+MESSAGE_TYPES = tuple(MESSAGE_FIELDS)
+BIGINT_LIMIT = 2 ** 63  # ids, versions and seats are PostgreSQL bigints: no larger number names one
 
 
-def parse_message(text_data) -> dict:
-    """Check that a frame is a JSON object with a known type; the handlers check the rest."""
-    if text_data is None or len(text_data) > MAX_FRAME_CHARS:
-        raise Refusal("bad_json", _("That message could not be read."))
+def parse_frame(text_data) -> dict:
+    """The frame as a JSON object (games/frames.py says what is refused), or `bad_json`."""
     try:
-        message = json.loads(text_data)
-    except ValueError:
-        raise Refusal("bad_json", _("That message could not be read."))
-    if not isinstance(message, dict):
-        raise Refusal("bad_json", _("A message is a JSON object with a type."))
-    if message.get("type") not in MESSAGE_TYPES:
+        return read_json_object(text_data)
+    except NotAnObject:
+        raise Refusal("bad_json", _("A message is a JSON object with a type.")) from None
+    except UnreadableFrame:
+        raise Refusal("bad_json", _("That message could not be read.")) from None
+
+
+def check_message(message: dict) -> None:
+    """A known type, and every field it uses of the right kind; the handlers check what they mean."""
+    kind = message.get("type")
+    if not isinstance(kind, str) or kind not in MESSAGE_FIELDS:
         raise Refusal("unknown_type", _("Unknown message type."))
-    return message
+    for name, (field_kind, required) in MESSAGE_FIELDS[kind].items():
+        value = message.get(name)
+        if value is not None or required:
+            _check_field(name, field_kind, value)
+    if kind == "resync" and message.get("match") is None and message.get("table") is None:
+        _check_field("table", "whole", None)
 
 
-def _int_field(message, name) -> int:
-    value = message.get(name)
-    if type(value) is not int:
-        raise Refusal("bad_message", _("The field “%(name)s” must be a whole number.") % {"name": name})
-    return value
+def _check_field(name, kind, value) -> None:
+    if kind == "whole":
+        if type(value) is not int:  # bool is an int to Python, not to JSON
+            raise Refusal("bad_message", _("The field “%(name)s” must be a whole number.") % {"name": name})
+        if not -BIGINT_LIMIT <= value < BIGINT_LIMIT:
+            raise Refusal("bad_message", _("The number in the field “%(name)s” is too large.") % {"name": name})
+    elif kind == "text" and not isinstance(value, str):
+        raise Refusal("bad_message", _("The field “%(name)s” must be text.") % {"name": name})
+    elif kind == "object" and not isinstance(value, dict):
+        raise Refusal("bad_message", _("The field “%(name)s” must be a JSON object.") % {"name": name})
+    elif kind == "language" and not (isinstance(value, str) and value in LANGUAGES):
+        raise Refusal("bad_message", _("The field “%(name)s” must be one of: %(choices)s.")
+                      % {"name": name, "choices": ", ".join(LANGUAGES)})
 
 
 # --- the database side (each runs in a worker thread) ------------------------------------------
 
-def _player_for_authorization(header):
+def _credentials_for_authorization(header):
+    """(the token owner's player, the token's id), or (None, None) for a header that admits no one."""
     from accounts.players import player_for_user
-    from accounts.tokens import bearer_token, user_for_token
+    from accounts.tokens import access_token_for, bearer_token
 
-    user = user_for_token(bearer_token(header))
-    return player_for_user(user) if user is not None else None
+    token = access_token_for(bearer_token(header))
+    return (player_for_user(token.user), token.pk) if token is not None else (None, None)
+
+
+def _credentials_hold(player, token_id) -> bool:
+    """The token (if any) still exists and the member is not banned."""
+    from accounts.models import AccessToken
+    from moderation.bans import refusal_for_player
+
+    if token_id is not None and not AccessToken.objects.filter(pk=token_id).exists():
+        return False
+    return refusal_for_player(player) is None
+
+
+def _ban_sentence(player, language):
+    """What a banned member's program is told as its socket closes; None once the ban is lifted."""
+    from moderation.bans import refusal_for_player
+
+    with translation.override(language):
+        return refusal_for_player(player)
 
 
 def _welcome(player, language) -> dict:
@@ -367,7 +456,7 @@ def _create_table(player, variant, options) -> int:
     from .forms import FORM_BY_VARIANT
     from .services.tables import create_table
 
-    form_class = FORM_BY_VARIANT.get(variant)
+    form_class = FORM_BY_VARIANT.get(variant) if isinstance(variant, str) else None
     if form_class is None:
         raise Refusal("invalid_option", _("The variant is “classic” or “japanese”."))
     if options is None:

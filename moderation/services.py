@@ -14,6 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import Player
+from accounts.sockets import close_member_sockets
 from coins import services as coins
 from coins.models import Account, Stake
 from games.models import Match, MatchStatus, Seat, Table, TableStatus
@@ -116,8 +117,9 @@ def kick_player(seat_id, reason, actor):
 
 def ban_user(user_id, duration, reason, actor):
     """Ban a user for `duration` (a timedelta; None for good): no logging in, no
-    seat; their sessions end, they stand up from tables that have not started,
-    and their running matches count as left (rules.md 3.6)."""
+    seat; their sessions end, their open sockets (programs' and pages') close,
+    they stand up from tables that have not started, and their running matches
+    count as left (rules.md 3.6)."""
     reason = _required(reason)
     with transaction.atomic():
         user = get_user_model().objects.select_for_update().filter(pk=user_id).first()
@@ -134,6 +136,7 @@ def ban_user(user_id, duration, reason, actor):
         ban = Ban.objects.create(user=user, until=until, reason=reason, created_by=actor)
         details = {"ban_id": ban.pk, "until": until.isoformat() if until else None,
                    "tables": _leave_tables(user), "sessions_ended": end_sessions(user)}
+        close_member_sockets(user.pk)
         return audit.record(actor, AuditAction.BAN_USER, user, reason, details)
 
 

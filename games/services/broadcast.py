@@ -25,6 +25,11 @@ def table_group(table_id: int) -> str:
     return f"table-{table_id}"
 
 
+def group_send(group: str, message: dict) -> None:
+    """Send a notice to any group from synchronous code (a view, a task, a thread of the server)."""
+    _send(group, message)
+
+
 def _send(group: str, message: dict) -> None:
     layer = get_channel_layer()
     if layer is None:
