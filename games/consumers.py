@@ -104,13 +104,17 @@ class TableConsumer(AsyncWebsocketConsumer):
         outcome = await database_sync_to_async(_in_language(handler, self.language))(self.table_id, self.player, frame)
         if outcome is not None:
             await self.send_error(outcome)
-            await self.send_state()  # a stale tab catches up at once
+            await self.send_state(keep_error=True)  # a stale tab catches up at once
 
     async def table_changed(self, event):
         await self.send_state()
 
-    async def send_state(self):
+    async def send_state(self, keep_error=False):
+        """This tab's view; a refusal shown earlier goes with the position it was about
+        (only the catch-up sent right after the refusal keeps it)."""
         html = await database_sync_to_async(render_table_fragment)(self.table_id, self.player, self.language)
+        if not keep_error:
+            html += render_to_string("games/_match_error.html", {"message": ""})
         await self.send(text_data=html)
 
     async def send_error(self, message):
