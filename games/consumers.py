@@ -109,10 +109,16 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def table_changed(self, event):
         await self.send_state()
 
+    async def table_check(self, event):
+        """The sweeper's reminder of the table's version: only a tab that missed it renders again."""
+        if event.get("version") is None or event["version"] > getattr(self, "shown_version", -1):
+            await self.send_state()
+
     async def send_state(self, keep_error=False):
         """This tab's view; a refusal shown earlier goes with the position it was about
         (only the catch-up sent right after the refusal keeps it)."""
-        html = await database_sync_to_async(render_table_fragment)(self.table_id, self.player, self.language)
+        html, self.shown_version = await database_sync_to_async(table_fragment)(
+            self.table_id, self.player, self.language)
         if not keep_error:
             html += render_to_string("games/_match_error.html", {"message": ""})
         await self.send(text_data=html)
@@ -218,7 +224,8 @@ def resign_for_player(table_id, player, frame) -> str | None:
     return None
 
 
-def render_table_fragment(table_id, player, language) -> str:
+def table_fragment(table_id, player, language) -> tuple[str, int]:
+    """The tab's HTML and the match version it shows (-1 before the match)."""
     from .match_views import match_context, rematch_offer
     from .models import Table, TableStatus
     from .services.presenter import seat_of, seat_view
@@ -229,9 +236,9 @@ def render_table_fragment(table_id, player, language) -> str:
             seats = {s.index: s for s in table.seats.select_related("player")}
             return render_to_string("games/_seat_list.html", {
                 "table": table, "seats": [seats.get(i) for i in range(table.seat_count)], "oob": True,
-            })
+            }), -1
         me = seat_of(table, player)
-        context = match_context(seat_view(table.match, me), me) | {
-            "table": table, "rematch": rematch_offer(table, player),
-        }
-        return render_to_string("games/_match.html", context) + render_to_string("games/_waiting_gone.html")
+        view = seat_view(table.match, me)
+        context = match_context(view, me) | {"table": table, "rematch": rematch_offer(table, player)}
+        html = render_to_string("games/_match.html", context) + render_to_string("games/_waiting_gone.html")
+        return html, view["version"]

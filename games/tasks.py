@@ -56,15 +56,21 @@ def grace_expired(seat_id: int, disconnected_at: str) -> bool:
 @shared_task(ignore_result=True)
 def sweep() -> dict:
     """Catch clocks and graces whose task was lost, close tables that never filled."""
-    from games.models import Seat, Table, TableStatus
+    from games.models import Match, MatchStatus, Seat, Table, TableStatus
+    from games.services import broadcast
     from games.services.matches import clock_ran_out, grace_ran_out
+    from games.services.presence import release_unseen_seats
     from games.services.tables import close_stale_table
 
     now = timezone.now()
     done = {"clocks": 0, "graces": 0, "tables": 0}
+    # Seats whose web process died with their sockets open: their grace time starts now.
+    done["unseen"] = release_unseen_seats(now)
     for match_id, version in overdue_clocks(now, SWEEP_SLACK):
         if clock_ran_out(match_id, version):
             done["clocks"] += 1
+    # Notices are sent at most once: any connection that missed one catches up now.
+    broadcast.tables_are_at(Match.objects.filter(status=MatchStatus.RUNNING).values_list("table_id", "version"))
     grace = timedelta(seconds=settings.DISCONNECT_GRACE_SECONDS) + SWEEP_SLACK
     gone = Seat.objects.filter(
         connections=0, left_at__isnull=True, disconnected_at__lt=now - grace,
