@@ -18,6 +18,8 @@ import websockets
 from django.utils.dateparse import parse_datetime
 from e2e.site_server import SiteServer
 
+from joker_site.local_channel_layer import LocalSocketChannelLayer, socket_path_for
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -71,6 +73,42 @@ def test_embedded_site_migrates_and_serves_home_page(tmp_path):
     finally:
         daphne.terminate()
         daphne.wait(10)
+
+
+@pytest.mark.asyncio
+async def test_local_layer_hands_a_message_sent_elsewhere_to_the_process_serving_sockets(tmp_path):
+    hub = LocalSocketChannelLayer(directory=tmp_path)
+    channel = await hub.new_channel()  # a consumer starts here: this layer becomes the hub
+    await hub.group_add("table-1", channel)
+    worker = LocalSocketChannelLayer(directory=tmp_path)  # like the Celery worker's: no consumers
+    await worker.group_send("table-1", {"type": "table.changed", "table": 1, "version": 3})
+    received = await asyncio.wait_for(hub.receive(channel), 2)
+    assert received == {"type": "table.changed", "table": 1, "version": 3}
+    assert worker.groups == {} and worker.channels == {}  # nothing was kept where nobody listens
+    await hub.close()
+
+
+@pytest.mark.asyncio
+async def test_local_layer_takes_over_a_socket_file_left_by_a_killed_process(tmp_path):
+    import socket
+
+    left_behind = socket.socket(socket.AF_UNIX)
+    left_behind.bind(socket_path_for(tmp_path))
+    left_behind.close()  # the file stays, nobody listens
+    worker = LocalSocketChannelLayer(directory=tmp_path)
+    await worker.group_send("table-1", {"type": "table.changed"})  # no hub: delivered locally, to nobody
+    hub = LocalSocketChannelLayer(directory=tmp_path)
+    channel = await hub.new_channel()
+    await hub.group_add("table-1", channel)
+    await worker.group_send("table-1", {"type": "table.changed", "version": 4})
+    assert await asyncio.wait_for(hub.receive(channel), 2) == {"type": "table.changed", "version": 4}
+    await hub.close()
+
+
+def test_local_layer_socket_moves_to_the_temp_folder_when_the_var_path_is_too_long(tmp_path):
+    deep = tmp_path / ("a-long-folder-name-" * 8)
+    assert socket_path_for(tmp_path).startswith(str(tmp_path))
+    assert len(socket_path_for(deep)) <= 100 and socket_path_for(deep) == socket_path_for(deep)
 
 
 # Two members with access tokens at a Japanese table whose move clock is CLOCK_SECONDS.
