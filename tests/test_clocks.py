@@ -291,3 +291,19 @@ def test_each_web_process_beats_for_the_seats_its_sockets_hold(monkeypatch):
         threading.Event().wait(0.1)
     assert Seat.objects.get(pk=seat_id).seen_at > long_ago
     presence.disconnected(seat_id)
+
+
+@pytest.mark.django_db
+def test_a_seat_released_while_its_process_stalled_is_counted_as_connected_at_the_next_beat(settings):
+    from games.services.presence import PRESENCE_STALE_SECONDS
+
+    match, players = _match()
+    seat_id = presence.connected(match.table_id, players[0])
+    long_ago = timezone.now() - timedelta(seconds=PRESENCE_STALE_SECONDS + 1)
+    Seat.objects.filter(pk=seat_id).update(seen_at=long_ago)  # the process stalled, missed its beats
+    assert sweep()["unseen"] == 1 and Seat.objects.get(pk=seat_id).connections == 0
+    presence.beat()  # it wakes up: its socket is still open
+    seat = Seat.objects.get(pk=seat_id)
+    assert (seat.connections, seat.disconnected_at) == (1, None)
+    assert not grace_ran_out(seat_id, long_ago)  # the grace timer finds the player back
+    assert _fresh(match).status == MatchStatus.RUNNING

@@ -133,14 +133,28 @@ def _release(seat_id: int) -> None:
 def _beat_forever() -> None:
     while True:
         time.sleep(PRESENCE_BEAT_SECONDS)
-        with _held_lock:
-            seat_ids = sorted(_held)
-        if not seat_ids:
-            continue
         try:
             close_old_connections()
-            Seat.objects.filter(pk__in=seat_ids, connections__gt=0).update(seen_at=timezone.now())
+            beat()
         except Exception:  # a database hiccup: the next beat tries again
             log.exception("could not tell the database which seats this process holds")
         finally:
             connections.close_all()  # hold no connection between beats
+
+
+def beat() -> None:
+    """Tell the database that this process's sockets still hold their seats. A seat the
+    sweeper released while this process was too slow to beat (a long stall) is counted
+    as connected again: its grace timer then finds it back and does nothing."""
+    with _held_lock:
+        seat_ids = sorted(_held)
+    if not seat_ids:
+        return
+    Seat.objects.filter(pk__in=seat_ids).update(seen_at=timezone.now())
+    released = Seat.objects.filter(pk__in=seat_ids, connections=0, left_at__isnull=True)
+    for seat_id, table_id in released.values_list("pk", "table_id"):
+        with _held_lock:
+            count = _held.get(seat_id, 0)  # read after the row: a socket closed meanwhile is not counted
+        if count and Seat.objects.filter(pk=seat_id, connections=0).update(connections=count, disconnected_at=None):
+            log.warning("seat %s was released while this process held it; counted as connected again", seat_id)
+            broadcast.table_changed(table_id)
