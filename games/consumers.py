@@ -155,14 +155,24 @@ class TableConsumer(MemberSocket, AsyncWebsocketConsumer):
         outcome = await database_sync_to_async(_in_language(handler, self.language))(self.table_id, self.player, frame)
         if outcome is not None:
             await self.send_error(outcome)
-            await self.send_state()  # a stale tab catches up at once
+            await self.send_state(keep_error=True)  # a stale tab catches up at once
 
     async def table_changed(self, event):
         if not self.closing:
             await self.send_state()
 
-    async def send_state(self):
-        html = await database_sync_to_async(render_table_fragment)(self.table_id, self.player, self.language)
+    async def table_check(self, event):
+        """The sweeper's reminder of the table's version: only a tab that missed it renders again."""
+        if event.get("version") is None or event["version"] > getattr(self, "shown_version", -1):
+            await self.send_state()
+
+    async def send_state(self, keep_error=False):
+        """This tab's view; a refusal shown earlier goes with the position it was about
+        (only the catch-up sent right after the refusal keeps it)."""
+        html, self.shown_version = await database_sync_to_async(table_fragment)(
+            self.table_id, self.player, self.language)
+        if not keep_error:
+            html += render_to_string("games/_match_error.html", {"message": ""})
         await self.send(text_data=html)
 
     async def send_error(self, message):
@@ -257,7 +267,8 @@ def _refusal_message(table_id, change) -> str | None:
     return None
 
 
-def render_table_fragment(table_id, player, language) -> str:
+def table_fragment(table_id, player, language) -> tuple[str, int]:
+    """The tab's HTML and the match version it shows (-1 before the match)."""
     from .match_views import match_context, rematch_offer
     from .models import Table, TableStatus
     from .services.presenter import seat_of, seat_view
@@ -268,9 +279,9 @@ def render_table_fragment(table_id, player, language) -> str:
             seats = {s.index: s for s in table.seats.select_related("player")}
             return render_to_string("games/_seat_list.html", {
                 "table": table, "seats": [seats.get(i) for i in range(table.seat_count)], "oob": True,
-            })
+            }), -1
         me = seat_of(table, player)
-        context = match_context(seat_view(table.match, me), me) | {
-            "table": table, "rematch": rematch_offer(table, player),
-        }
-        return render_to_string("games/_match.html", context) + render_to_string("games/_waiting_gone.html")
+        view = seat_view(table.match, me)
+        context = match_context(view, me) | {"table": table, "rematch": rematch_offer(table, player)}
+        html = render_to_string("games/_match.html", context) + render_to_string("games/_waiting_gone.html")
+        return html, view["version"]

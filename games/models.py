@@ -98,6 +98,8 @@ class Seat(models.Model):
     # Presence, kept by the match consumers; the clocks issue acts on it.
     connections = models.PositiveIntegerField(default=0)
     disconnected_at = models.DateTimeField(null=True, blank=True)
+    # When a web process last said one of its sockets holds this seat (games/services/presence.py).
+    seen_at = models.DateTimeField(null=True, blank=True)
     timeouts_in_row = models.PositiveSmallIntegerField(default=0)
 
     class Meta:

@@ -256,6 +256,10 @@ class PlayConsumer(AsyncWebsocketConsumer):
             return
         await self._send_table(table_id, version=version)
 
+    async def table_check(self, event):
+        """The sweeper's reminder of a table's version (games/services/broadcast.py): the same."""
+        await self.table_changed(event)
+
     async def _subscribe(self, table_id, message=None):
         if table_id not in self.tables:
             await self.channel_layer.group_add(table_group(table_id), self.channel_name)

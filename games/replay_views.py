@@ -14,6 +14,7 @@ Who may open what (docs/fairness.md, "Who sees records"):
 Every view here only reads: none accepts a deal or changes a match.
 """
 
+import dataclasses
 import json
 from functools import cache
 from pathlib import Path
@@ -168,6 +169,10 @@ def _navigation(record, step: int, total: int) -> dict:
 def replay_context(table, match, step: int) -> dict:
     record = match.record
     position = position_at(record, step)
+    if position.finished:
+        # The record alone does not say who left a classic match: who won is the match's own
+        # decision (games/services/results.py), stored when it ended.
+        position = dataclasses.replace(position, winners=list(match.winners or []))
     entries = fairness.fairness_document(match)
     deal_check = fairness.check_deal(position.deal_index, record["deals"][position.deal_index],
                                      entries.get(str(position.deal_index)))

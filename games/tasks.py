@@ -7,7 +7,7 @@ only calls the conditional action it names (docs/live-match.md).
 from celery import shared_task
 from django.utils.dateparse import parse_datetime
 
-from games.services import clocks, matches, tables
+from games.services import clocks, matches, presence, tables
 
 
 @shared_task(ignore_result=True)
@@ -25,5 +25,6 @@ def grace_expired(seat_id: int, disconnected_at: str) -> bool:
 @shared_task(ignore_result=True)
 def sweep() -> dict:
     """Beat's periodic catch-up (`clocks.sweep`), run with the actions it may take."""
-    return clocks.sweep(clock_ran_out=matches.clock_ran_out, grace_ran_out=matches.grace_ran_out,
+    return clocks.sweep(release_unseen_seats=presence.release_unseen_seats,
+                        clock_ran_out=matches.clock_ran_out, grace_ran_out=matches.grace_ran_out,
                         close_stale_table=tables.close_stale_table)

@@ -182,7 +182,10 @@ if REDIS_URL:
     }
     CELERY_BROKER_URL = REDIS_URL
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    # In memory in the web process, which the Celery worker reaches through a Unix socket in
+    # VAR_DIR, so that a clock's move or a forfeit reaches every page (joker_site/local_channel_layer.py).
+    CHANNEL_LAYERS = {"default": {"BACKEND": "joker_site.local_channel_layer.LocalSocketChannelLayer",
+                                  "CONFIG": {"directory": str(VAR_DIR)}}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     CELERY_BROKER_URL = "filesystem://"
     _celery_dir = VAR_DIR / "celery-broker"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `make run`: the site with no outside services. Daphne serves HTTP and
 # websockets; a local Celery worker (with the beat scheduler embedded) runs the
-# clocks, using a broker kept in a folder under var/.
+# clocks, using a broker kept in a folder under var/. What the worker broadcasts
+# reaches Daphne's sockets through var/channels.sock (joker_site/local_channel_layer.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PORT="${PORT:-8000}"

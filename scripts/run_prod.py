@@ -11,7 +11,10 @@ kernel spreads new connections over them. `--separate-ports` gives process i
 the port PORT+i instead (behind a reverse proxy that balances them, or for a
 test that must reach a given process).
 
-Stops everything on SIGINT/SIGTERM, and when any one of its processes dies.
+Stops everything on SIGINT/SIGTERM. A process that dies is started again (a web
+process on its own port, while the others go on serving; their clients reconnect
+and resync); one that dies more than RESTARTS_PER_MINUTE times in a minute stops
+everything, for a supervisor such as systemd to deal with.
 """
 
 import argparse
@@ -25,6 +28,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
+RESTARTS_PER_MINUTE = 5
 
 
 def _arguments():
@@ -76,6 +80,23 @@ class Processes:
     def __init__(self, log_dir):
         self.log_dir = Path(log_dir) if log_dir else None
         self.running = {}
+        self.starters = {}  # name -> a function that starts the process again
+        self.restarts = {}  # name -> when it was restarted (time.monotonic())
+
+    def keep(self, name, starter):
+        """Start a process with `starter()`, and again with it whenever it dies."""
+        self.starters[name] = starter
+        starter()
+
+    def restart(self, name) -> bool:
+        """Start a dead process again; False when it keeps dying."""
+        now = time.monotonic()
+        recent = [at for at in self.restarts.get(name, []) if now - at < 60]
+        if len(recent) >= RESTARTS_PER_MINUTE:
+            return False
+        self.restarts[name] = recent + [now]
+        self.starters[name]()
+        return True
 
     def start(self, name, command, pass_fds=()):
         output = None
@@ -122,30 +143,45 @@ def main():
     signal.signal(signal.SIGINT, lambda *_: stopping.append(True))
     # A handshake waits for a database thread under load: give it longer than Daphne's 5 s.
     daphne = [str(BIN / "daphne"), "--proxy-headers", "-v", "1", "--websocket_connect_timeout", "30"]
-    try:
-        for i in range(args.web):
-            if args.separate_ports:  # PORT 0: each process gets a free port of its own
-                sock = _listening_socket(args.host, args.port + i if args.port else 0, share=False)
-                print(f"web-{i}: http://{args.host}:{sock.getsockname()[1]}/", flush=True)
-            else:
-                sock = _listening_socket(args.host, args.port)
+
+    def web_starter(i):
+        port = args.port + i if args.separate_ports and args.port else args.port
+
+        def start():
+            nonlocal port
+            # Separate ports: PORT 0 gives each process a free port of its own, kept on restarts.
+            sock = _listening_socket(args.host, port, share=not args.separate_ports)
+            port = sock.getsockname()[1]
             processes.start(f"web-{i}", daphne + ["--fd", str(sock.fileno()), "joker_site.asgi:application"],
                             pass_fds=(sock.fileno(),))
-            sock.close()  # the child holds it now
+            sock.close()  # the child holds it now: when it dies the kernel stops sending it connections
+            print(f"web-{i}: http://{args.host}:{port}/ pid {processes.running[f'web-{i}'].pid}", flush=True)
+
+        return start
+
+    try:
+        for i in range(args.web):
+            processes.keep(f"web-{i}", web_starter(i))
         if not args.separate_ports:
             print(f"{args.web} web processes on http://{args.host}:{args.port}/", flush=True)
         if not args.no_celery:
             celery = [str(BIN / "celery"), "-A", "joker_site"]
-            processes.start("worker", celery + ["worker", "--loglevel=warning", "--without-mingle",
-                                                "--without-gossip", f"--concurrency={args.worker_concurrency}"])
+            worker = celery + ["worker", "--loglevel=warning", "--without-mingle", "--without-gossip",
+                               f"--concurrency={args.worker_concurrency}"]
+            processes.keep("worker", lambda: processes.start("worker", worker))
             schedule = Path(os.environ.get("JOKER_VAR_DIR", ROOT / "var")) / "celerybeat-schedule"
-            processes.start("beat", celery + ["beat", "--loglevel=warning", "--schedule", str(schedule)])
+            beat = celery + ["beat", "--loglevel=warning", "--schedule", str(schedule)]
+            processes.keep("beat", lambda: processes.start("beat", beat))
         print("running; Ctrl-C stops everything", flush=True)
         while not stopping:
             dead = processes.first_dead()
             if dead is not None:
-                print(f"run_prod: {dead[0]} exited with {dead[1]}; stopping the rest", file=sys.stderr, flush=True)
-                return 1
+                name, code = dead
+                if not processes.restart(name):
+                    print(f"run_prod: {name} exited with {code} {RESTARTS_PER_MINUTE} times within a minute; "
+                          "stopping the rest", file=sys.stderr, flush=True)
+                    return 1
+                print(f"run_prod: {name} exited with {code}; started it again", file=sys.stderr, flush=True)
             time.sleep(0.5)
         return 0
     finally:

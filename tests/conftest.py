@@ -52,3 +52,13 @@ def _fresh_channel_layer():
     channel_layers.backends.clear()
     yield
     channel_layers.backends.clear()
+
+
+@pytest.fixture(autouse=True)
+def _forget_presence_holds():
+    """Connections a test counted and never closed must not keep this process's presence
+    beat writing to a database that pytest-django is about to empty or drop."""
+    yield
+    from games.services.presence import forget_holds
+
+    forget_holds()

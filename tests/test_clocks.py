@@ -317,3 +317,64 @@ def test_the_clocks_module_is_the_one_place_that_queues_a_task():
             if isinstance(node, ast.Attribute) and node.attr in ("apply_async", "delay", "send_task"):
                 queuing.append(relative)
     assert sorted(set(queuing)) == ["games/services/clocks.py"]
+
+
+@pytest.mark.django_db
+def test_sweeper_releases_a_seat_whose_web_process_died_and_its_grace_runs_from_when_it_was_last_seen(settings):
+    """A process killed with its sockets open never counts them down; its beat stops."""
+    from games.services.presence import PRESENCE_STALE_SECONDS
+
+    match, players = _match()
+    gone, kept = (presence.connected(match.table_id, player) for player in players)
+    long_ago = timezone.now() - timedelta(seconds=settings.DISCONNECT_GRACE_SECONDS + PRESENCE_STALE_SECONDS + 10)
+    Seat.objects.filter(pk=gone).update(seen_at=long_ago)  # its process stopped beating then
+    done = sweep()
+    # Released, and since its grace time from `long_ago` is over, the match is lost in the same sweep.
+    assert (done["unseen"], done["graces"]) == (1, 1)
+    seat = Seat.objects.get(pk=gone)
+    assert (seat.connections, seat.disconnected_at) == (0, long_ago)
+    assert Seat.objects.get(pk=kept).connections == 1  # seen just now: still at the table
+    match = _fresh(match)
+    assert match.status == MatchStatus.FINISHED and match.end_reason == "forfeit"
+    assert match.winners == [Seat.objects.get(pk=kept).index]
+
+
+@pytest.mark.django_db
+def test_a_seat_seen_recently_is_not_released_by_the_sweeper():
+    match, players = _match()
+    seat_id = presence.connected(match.table_id, players[0])
+    Seat.objects.filter(pk=seat_id).update(seen_at=timezone.now() - timedelta(seconds=2))
+    assert sweep()["unseen"] == 0
+    assert Seat.objects.get(pk=seat_id).connections == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_each_web_process_beats_for_the_seats_its_sockets_hold(monkeypatch):
+    from games.services import presence as presence_module
+
+    monkeypatch.setattr(presence_module, "PRESENCE_BEAT_SECONDS", 0.2)
+    match, players = _match()
+    seat_id = presence.connected(match.table_id, players[0])
+    long_ago = timezone.now() - timedelta(minutes=5)
+    Seat.objects.filter(pk=seat_id).update(seen_at=long_ago)
+    deadline = timezone.now() + timedelta(seconds=10)
+    while Seat.objects.get(pk=seat_id).seen_at == long_ago and timezone.now() < deadline:
+        threading.Event().wait(0.1)
+    assert Seat.objects.get(pk=seat_id).seen_at > long_ago
+    presence.disconnected(seat_id)
+
+
+@pytest.mark.django_db
+def test_a_seat_released_while_its_process_stalled_is_counted_as_connected_at_the_next_beat(settings):
+    from games.services.presence import PRESENCE_STALE_SECONDS
+
+    match, players = _match()
+    seat_id = presence.connected(match.table_id, players[0])
+    long_ago = timezone.now() - timedelta(seconds=PRESENCE_STALE_SECONDS + 1)
+    Seat.objects.filter(pk=seat_id).update(seen_at=long_ago)  # the process stalled, missed its beats
+    assert sweep()["unseen"] == 1 and Seat.objects.get(pk=seat_id).connections == 0
+    presence.beat()  # it wakes up: its socket is still open
+    seat = Seat.objects.get(pk=seat_id)
+    assert (seat.connections, seat.disconnected_at) == (1, None)
+    assert not grace_ran_out(seat_id, long_ago)  # the grace timer finds the player back
+    assert _fresh(match).status == MatchStatus.RUNNING

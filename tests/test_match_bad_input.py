@@ -119,6 +119,25 @@ async def test_stale_version_and_double_tap_change_nothing():
         await c.disconnect()
 
 
+async def test_a_refusal_shown_to_a_stale_tab_goes_away_with_the_next_position():
+    _table, _players, match, state, clients = await _japanese_with_clients()
+    seat = state.to_act
+    move = {"type": "act", "version": 1, "trump": "D"}
+    await clients[seat].send_to(text_data=json.dumps(move))
+    assert "moved on" in await _error_after(clients[seat], move)  # the tap again, against the old position
+    catch_up = await clients[seat].receive_from(timeout=10)
+    assert 'id="match"' in catch_up and ERROR.search(catch_up) is None  # the refusal stays with its catch-up
+    position = await _state(match)
+    action = position.legal_actions(position.to_act)[0].to_record()
+    await sync_to_async(perform)(match.pk, position.to_act, {k: v for k, v in action.items() if k != "seat"}, 2)
+    next_position = ""
+    while 'data-version="3"' not in next_position:
+        next_position = await clients[seat].receive_from(timeout=10)
+    assert ERROR.search(next_position).group(1).strip() == ""
+    for c in clients:
+        await c.disconnect()
+
+
 async def test_acting_at_a_table_you_do_not_sit_at_is_refused():
     table, _players, match, _state, clients = await _japanese_with_clients()
     outsider = await sync_to_async(make_player)("outsider")

@@ -7,7 +7,6 @@ made on one process reaches the player on the other is the Redis channel layer.
 
 import asyncio
 import json
-import os
 import random
 import re
 import subprocess
@@ -17,10 +16,11 @@ from pathlib import Path
 
 import pytest
 import websockets
-from e2e.site_server import DIE_WITH_PARENT, server_database_url
+from e2e.site_server import DIE_WITH_PARENT
 
 from games.models import MatchStatus
 from tests.protocol_clients import make_program_player, play_whole_match
+from tests.server_processes import production_environment
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True), pytest.mark.timeout_sensitive]
 
@@ -76,20 +76,7 @@ class ServerClient:
 
 @pytest.fixture
 def two_processes(transactional_db, tmp_path):
-    from django.conf import settings
-    from django.db import connection
-
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
-    env.update(
-        DATABASE_URL=server_database_url(os.environ["DATABASE_URL"], connection.settings_dict["NAME"]),
-        REDIS_URL=os.environ["REDIS_URL"],
-        SECRET_KEY="two-process-test",
-        DEBUG="false",
-        JOKER_VAR_DIR=str(tmp_path / "var"),
-        PYTHONUNBUFFERED="1",
-    )
-    assert settings.CHANNEL_LAYERS["default"]["BACKEND"].endswith("RedisChannelLayer"), "needs REDIS_URL"
-    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+    env = production_environment(tmp_path, "two-process-test")
     launcher = subprocess.Popen(
         [sys.executable, "-c", DIE_WITH_PARENT, sys.executable, str(ROOT / "scripts" / "run_prod.py"),
          "--web", "2", "--port", "0", "--separate-ports", "--no-celery", "--skip-setup",

@@ -31,20 +31,32 @@ def group_send(group: str, message: dict) -> None:
 
 
 def _send(group: str, message: dict) -> None:
+    _send_all([(group, message)])
+
+
+def _send_all(messages: list[tuple[str, dict]]) -> None:
     layer = get_channel_layer()
-    if layer is None:
+    if layer is None or not messages:
         return
     loop = _server_loop()
     if loop is not None:
-        _hand_to_loop(loop, layer, group, message)
+        for group, message in messages:
+            _hand_to_loop(loop, layer, group, message)
         return
     # A Celery worker, a script, or a server thread while the server stops: send on a
     # loop of its own and wait. (Plain async_to_sync would hand the send to the server's
     # stopped loop, which never runs it: the thread, and the process's exit, hung.)
+    async def send_each():
+        for group, message in messages:
+            try:
+                await layer.group_send(group, message)
+            except Exception:  # a broadcast failure must never undo a committed move
+                log.exception("broadcast to %s failed", group)
+
     try:
-        AsyncToSync(layer.group_send, force_new_loop=True)(group, message)
-    except Exception:  # a broadcast failure must never undo a committed move
-        log.exception("broadcast to %s failed", group)
+        AsyncToSync(send_each, force_new_loop=True)()
+    except Exception:
+        log.exception("broadcasting %s notices failed", len(messages))
 
 
 def _server_loop():
@@ -92,3 +104,12 @@ def lobby_changed() -> None:
 def table_changed(table_id: int, version: int | None = None) -> None:
     # The table id lets a connection that follows several tables (the JSON protocol) tell them apart.
     _send(table_group(table_id), {"type": "table.changed", "table": table_id, "version": version})
+
+
+def tables_are_at(versions) -> None:
+    """Say again which version each of these (table id, version) pairs is at. A connection
+    that already shows it does nothing; one that missed the notice (a web process killed
+    between committing a move and announcing it, a notice the layer dropped) catches up.
+    The sweeper sends it for every running match."""
+    _send_all([(table_group(table_id), {"type": "table.check", "table": table_id, "version": version})
+               for table_id, version in versions])

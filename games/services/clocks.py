@@ -17,7 +17,7 @@ nothing relies on revoking tasks. Beat runs `sweep` every few seconds: it
 catches a clock or grace whose task was lost (the worker was down, the broker
 lost it) and closes tables that never filled.
 
-This module imports no other service: the sweep is handed the actions it runs
+This module imports no other service but the broadcast: the sweep is handed the actions it runs
 (games/tasks.py passes them), so matches.py and presence.py can call it
 without an import circle.
 """
@@ -31,6 +31,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from ..models import Match, MatchStatus, Seat, Table, TableStatus
+from . import broadcast
 
 log = logging.getLogger(__name__)
 
@@ -63,8 +64,10 @@ def move_started(match_id: int, version: int, clock_seconds: int) -> None:
 
 
 def grace_started(seat_id: int, disconnected_at: datetime) -> None:
-    """A seat's last connection closed (committed): its grace runs from `disconnected_at`."""
-    _queue(GRACE_TASK, (seat_id, disconnected_at.isoformat()), grace_length().total_seconds(),
+    """A seat's last connection closed (committed): its grace runs from `disconnected_at`
+    (which may lie in the past: a seat whose web process died is released late)."""
+    remaining = (grace_deadline(disconnected_at) - timezone.now()).total_seconds()
+    _queue(GRACE_TASK, (seat_id, disconnected_at.isoformat()), max(0.0, remaining),
            f"the grace time of seat {seat_id}")
 
 
@@ -109,16 +112,20 @@ def unfilled_tables(now: datetime) -> list[int]:
     return list(stale.values_list("pk", flat=True))
 
 
-def sweep(*, clock_ran_out: Callable[[int, int], bool], grace_ran_out: Callable[[int, datetime], bool],
-          close_stale_table: Callable[[int], bool]) -> dict:
+def sweep(*, release_unseen_seats: Callable[[datetime], int], clock_ran_out: Callable[[int, int], bool],
+          grace_ran_out: Callable[[int, datetime], bool], close_stale_table: Callable[[int], bool]) -> dict:
     """Catch clocks and graces whose task was lost, close tables that never filled.
 
     Each action is conditional and reports whether it acted; the counts say how
     many did."""
     now = timezone.now()
     done = {"clocks": 0, "graces": 0, "tables": 0}
+    # Seats whose web process died with their sockets open: their grace time starts now.
+    done["unseen"] = release_unseen_seats(now)
     for match_id, version in overdue_clocks(now, SWEEP_SLACK):
         done["clocks"] += bool(clock_ran_out(match_id, version))
+    # Notices are sent at most once: any connection that missed one catches up now.
+    broadcast.tables_are_at(Match.objects.filter(status=MatchStatus.RUNNING).values_list("table_id", "version"))
     for seat_id, disconnected_at in lapsed_graces(now, SWEEP_SLACK):
         done["graces"] += bool(grace_ran_out(seat_id, disconnected_at))
     for table_id in unfilled_tables(now):

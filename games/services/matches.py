@@ -30,6 +30,7 @@ from joker_site.refusals import Refusal
 
 from ..models import Match, MatchStatus, Table, TableStatus, Variant
 from . import broadcast, clocks
+from .results import standings
 
 log = logging.getLogger(__name__)
 
@@ -405,7 +406,7 @@ def _finish(match: Match, state, reason: str, seat=None, note: str = "") -> None
     match.finished_at = timezone.now()
     match.end_reason = reason
     match.end_seat = seat
-    match.winners = state.winners() if reason != "abort" else []
+    match.winners = standings(match, state).winners  # [] for an abort
     table = match.table
     table.status = TableStatus.FINISHED
     table.closed_at = timezone.now()
@@ -414,7 +415,7 @@ def _finish(match: Match, state, reason: str, seat=None, note: str = "") -> None
         if reason == "abort":
             coins.refund_all(table.escrow_key, note or "match aborted", table_id=table.pk, match_id=match.pk)
         else:
-            winners = _paid_winners(table, state)
+            winners = _paid_winners(table, match.winners)
             if winners:
                 coins.pay_out(table.escrow_key, winners, payout_key=f"match:{match.pk}", table_id=table.pk,
                               match_id=match.pk)
@@ -423,17 +424,11 @@ def _finish(match: Match, state, reason: str, seat=None, note: str = "") -> None
     transaction.on_commit(broadcast.lobby_changed)
 
 
-def _paid_winners(table: Table, state) -> list:
-    """Who takes the pot: the best total among players still in their seats
-    (a player who left lost their stake to the pot; rules.md 3.6)."""
-    present = {s.index: s.player.user for s in table.seats.select_related("player__user")
-               if s.player_id and s.left_at is None and s.player.user_id}
-    if table.variant == Variant.JAPANESE:
-        return [present[i] for i in state.winners() if i in present]
-    if not present:
-        return []
-    best = max(state.totals[i] for i in present)
-    return [user for i, user in sorted(present.items()) if state.totals[i] == best]
+def _paid_winners(table: Table, winner_seats: list[int]) -> list:
+    """Who takes the pot: the accounts of the players in first place (games/services/results.py;
+    a player who left is last and lost their stake to the pot, rules.md 3.6)."""
+    seats = table.seats.select_related("player__user").filter(index__in=winner_seats, left_at__isnull=True)
+    return [seat.player.user for seat in sorted(seats, key=lambda s: s.index) if seat.player_id and seat.player.user_id]
 
 
 def engine_error_message(exc) -> str:

@@ -10,6 +10,7 @@ from ..fairness import public_commitments
 from ..models import Match, MatchStatus, Table
 from . import clocks
 from .matches import held_seat, load_state
+from .results import standings
 
 SUIT_SYMBOLS = {"S": "♠", "C": "♣", "D": "♦", "H": "♥"}
 
@@ -43,6 +44,19 @@ def public_seats(table: Table, seats=None) -> list[dict]:
     return public
 
 
+def _with_result(view: dict, match: Match, state, seats) -> dict:
+    """The engine's view with the result of a finished match as games/services/results.py
+    decides it: the engine ranks by totals alone, but a classic player who left is last."""
+    if match.status != MatchStatus.FINISHED:
+        return view
+    result = standings(match, state, seats)
+    view["winner"] = result.winners
+    if "ranking" in view:
+        view["ranking"] = result.places
+    view["places"] = result.places
+    return view
+
+
 def seat_view(match: Match, seat: int | None, state=None, seats=None) -> dict:
     """The complete state one seat may see, with the match's version (`seats`: the table's
     seats with their players, when the caller has read them)."""
@@ -51,13 +65,14 @@ def seat_view(match: Match, seat: int | None, state=None, seats=None) -> dict:
     deadline = None
     if match.status == MatchStatus.RUNNING and match.turn_started_at and state.to_act is not None:
         deadline = clocks.move_deadline(match.turn_started_at, table.clock_seconds).isoformat()
+    seat_rows = list(_seats_with_players(table, seats))
     return {
         "match": match.pk,
         "table": table.pk,
         "version": match.version,
         "status": match.status,
-        "view": state.view(seat),
-        "seats": public_seats(table, seats),
+        "view": _with_result(state.view(seat), match, state, seat_rows),
+        "seats": public_seats(table, seat_rows),
         "clock_seconds": table.clock_seconds,
         "turn_deadline": deadline,
         "commitments": public_commitments(match),

@@ -1,7 +1,9 @@
 """Fixtures for browser scenarios (see docs/testing.md).
 
 - `live_site`: the real ASGI site (Daphne + Celery) on a free port, against the test
-  database; `@pytest.mark.site_settings(NAME=value, ...)` serves a test with other settings.
+  database; `@pytest.mark.site_settings(NAME=value, ...)` serves a test with other settings;
+  `@pytest.mark.embedded_site` serves it as `make run` does (SQLite, no Redis), and
+  `new_embedded_member` makes its people (the test's ORM cannot reach that database).
 - `new_person(name, **context_args) -> Page`: one person's browser (its own context,
   cookies, storage) on the site; `page` is a first person called "person".
 - `snap(page, name)`: a screenshot under test-artifacts/e2e/<test>/NN-name.png.
@@ -59,7 +61,8 @@ def pytest_collection_modifyitems(config, items):
     browser_tests = [item for item in items if _is_browser_test(item)]
     others = [item for item in items if not _is_browser_test(item)]
     items[:] = others + sorted(
-        browser_tests, key=lambda item: (bool(_site_settings_of(item)), repr(_site_settings_of(item)))
+        browser_tests,
+        key=lambda item: (_is_embedded(item), bool(_site_settings_of(item)), repr(_site_settings_of(item))),
     )
 
 
@@ -75,6 +78,13 @@ def pytest_configure(config):
     config.addinivalue_line(
         "markers", "site_settings(**settings): serve this browser test with these Django settings overridden"
     )
+    config.addinivalue_line(
+        "markers", "embedded_site: serve this browser test as `make run` does (SQLite, no Redis)"
+    )
+
+
+def _is_embedded(item):
+    return item.get_closest_marker("embedded_site") is not None
 
 
 def _site_settings_of(item):
@@ -181,7 +191,7 @@ def live_site(request, transactional_db, site_servers):
     from django.test import override_settings
 
     overrides = _site_settings_of(request.node)
-    site = site_servers.site_for(overrides)
+    site = site_servers.site_for(overrides, embedded=_is_embedded(request.node))
     # Where the server's logs stand, to quote what it logs during this test if it fails.
     request.node.stash[SITE_LOGS_KEY] = {log: log.stat().st_size for log in site.server_logs}
     # The served site runs with DEBUG on (the test-only deal seed is refused otherwise);
@@ -275,6 +285,36 @@ def new_member(new_person, live_site):
         page.context.add_cookies([
             {"name": settings.SESSION_COOKIE_NAME, "value": session_cookie.value, "url": live_site.url}
         ])
+        return page
+
+    return open_browser
+
+
+# A member of the embedded site, made in the site's own database; prints the session key.
+EMBEDDED_MEMBER = """
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+client = Client()
+client.force_login(get_user_model().objects.create_user({username!r}, password={password!r}))
+print(client.cookies[settings.SESSION_COOKIE_NAME].value)
+"""
+
+
+@pytest.fixture
+def new_embedded_member(new_person, live_site):
+    """new_embedded_member(username, **context_args) -> Page: `new_member` for a test marked
+    `embedded_site`, whose served site keeps its own SQLite database."""
+    from django.conf import settings
+
+    assert live_site.embedded, "new_embedded_member is for tests marked embedded_site"
+
+    def open_browser(username, **context_args):
+        code = EMBEDDED_MEMBER.format(username=username, password=MEMBER_PASSWORD)
+        session_key = live_site.run_python(code).strip().splitlines()[-1]
+        page = new_person(username, **context_args)
+        page.context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": session_key, "url": live_site.url}])
         return page
 
     return open_browser

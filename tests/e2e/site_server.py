@@ -2,6 +2,11 @@
 (HTTP and websockets) plus a Celery worker with the beat scheduler, as child
 processes, against the test database and Redis of the pytest run.
 
+An embedded server (`embedded=True`) is `make run` itself: no DATABASE_URL, no
+REDIS_URL, so SQLite, the local channel layer and the folder broker in a var
+folder of its own. The test cannot reach that database with its ORM; it sets up
+rows inside the site's own environment with `LiveSite.run_python(code)`.
+
 pytest-django's `live_server` is WSGI only (no websockets), so we start Daphne
 ourselves. The servers share the test database with the test process, so tests
 that use them run with `transactional_db`: what a test writes is committed and
@@ -51,9 +56,21 @@ class LiveSite:
     url: str  # "http://127.0.0.1:<port>", no trailing slash
     settings_overrides: dict = field(default_factory=dict)
     log_dir: Path | None = None
+    embedded: bool = False
+    env: dict = field(default_factory=dict, repr=False)
 
     def url_for(self, path):
         return self.url + path
+
+    def run_python(self, code) -> str:
+        """Run `code` with Django set up as the site is (its settings, its database); its output."""
+        done = subprocess.run(
+            [sys.executable, "-c", "import django; django.setup()\n" + code],
+            cwd=ROOT, env=self.env, capture_output=True, text=True, timeout=120,
+        )
+        if done.returncode:
+            raise SiteServerError(f"code run in the site failed:\n{done.stderr[-3000:]}")
+        return done.stdout
 
     @property
     def server_logs(self):
@@ -74,9 +91,10 @@ def server_database_url(database_url, test_database_name):
 class SiteServer:
     """Daphne + Celery worker (with beat) for one set of settings overrides."""
 
-    def __init__(self, *, database_url, redis_url, settings_overrides, log_dir):
+    def __init__(self, *, database_url, redis_url, settings_overrides, log_dir, embedded=False):
         self.settings_overrides = dict(settings_overrides)
         self.log_dir = Path(log_dir)
+        self.embedded = embedded
         self.env = self._environment(database_url, redis_url)
         self.processes = {}
         self.url = None
@@ -94,10 +112,15 @@ class SiteServer:
             DEBUG="true",  # static files from the finders, as under `make run`
         )
         env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)  # the server must stay honest about async
+        if self.embedded:  # `make run`: SQLite, the local channel layer, the folder broker
+            del env["DATABASE_URL"], env["REDIS_URL"]
         return env
 
     def start(self):
         self.log_dir.mkdir(parents=True, exist_ok=True)
+        if self.embedded:  # as `make run` does first
+            subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+                           cwd=ROOT, env=self.env, check=True, timeout=300)
         try:
             self._spawn(
                 "daphne",
@@ -118,7 +141,8 @@ class SiteServer:
         except BaseException:
             self.stop()
             raise
-        return LiveSite(url=self.url, settings_overrides=self.settings_overrides, log_dir=self.log_dir)
+        return LiveSite(url=self.url, settings_overrides=self.settings_overrides, log_dir=self.log_dir,
+                        embedded=self.embedded, env=self.env)
 
     def _spawn(self, name, command):
         with open(self.log_dir / f"{name}.log", "ab") as log:  # the child keeps its own descriptor
@@ -194,10 +218,11 @@ class SiteServers:
         self.started = 0
         self.failures = {}  # settings (as JSON) -> why their server would not start
 
-    def site_for(self, settings_overrides):
-        if self.current is not None and self.current.settings_overrides == settings_overrides:
+    def site_for(self, settings_overrides, embedded=False):
+        if (self.current is not None and self.current.settings_overrides == settings_overrides
+                and self.current.embedded == embedded):
             return self.current_site
-        key = json.dumps(settings_overrides, sort_keys=True)
+        key = json.dumps([settings_overrides, embedded], sort_keys=True)
         if key in self.failures:  # fail the next tests at once instead of waiting again
             raise SiteServerError(f"the server did not start earlier in this run: {self.failures[key]}")
         self.stop()
@@ -207,6 +232,7 @@ class SiteServers:
             redis_url=self.redis_url,
             settings_overrides=settings_overrides,
             log_dir=self.log_root / f"server-{self.started}",
+            embedded=embedded,
         )
         try:
             self.current_site = self.current.start()
