@@ -24,7 +24,7 @@ from tests.protocol_clients import (  # noqa: F401 (the fixture)
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
 IN_MEMORY = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
-CLOSE_WITHIN_SECONDS = 3
+CLOSE_WITHIN_SECONDS = 3  # from the commit (the admin's or the page's response), on a loaded machine
 
 
 @pytest.fixture(params=["redis", "in_memory"])
@@ -69,13 +69,13 @@ async def test_revoking_a_token_closes_every_socket_opened_with_it(layer_shape):
         await _answers_ping(client)
     token_id = await sync_to_async(lambda: AccessToken.objects.get(user=player.user, name="revoker's bot").pk)()
 
-    started = time.monotonic()
     await _revoke_on_the_tokens_page(player.user, token_id)
+    committed = time.monotonic()
     for client in revoked:
         code, frames = await _closed(client.communicator)
         assert code == 4401
         assert '"code":"token_revoked"' in frames[-1]
-    assert time.monotonic() - started < CLOSE_WITHIN_SECONDS
+    assert time.monotonic() - committed < CLOSE_WITHIN_SECONDS
     await _answers_ping(kept)  # another token of the same member still works
     again = await ProgramClient.connect(raw)
     assert (await again.receive())["code"] == "invalid_token"
@@ -118,15 +118,15 @@ async def test_a_ban_closes_the_members_protocol_and_page_sockets(layer_shape):
     opponent_page = await connect(match.table_id, opponent)
     await opponent_page.receive_from()
 
-    started = time.monotonic()
     await _ban_in_the_admin(banned)
+    committed = time.monotonic()
     code, frames = await _closed(program.communicator)
     assert code == 4401 and '"code":"banned"' in frames[-1] and "banned your account" in frames[-1]
     code, frames = await _closed(table_page)
     assert code == 4401 and "banned your account" in frames[-1]
     code, _frames = await _closed(lobby_page)
     assert code == 4401
-    assert time.monotonic() - started < CLOSE_WITHIN_SECONDS
+    assert time.monotonic() - committed < CLOSE_WITHIN_SECONDS
 
     # The opponent's page stays open and sees the match end (the banned seat counts as left).
     frame = await opponent_page.receive_from()
