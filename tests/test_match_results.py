@@ -16,7 +16,7 @@ from games.services.presenter import seat_view
 from games.services.results import places_by_rules, standings
 from games.services.tables import TableSettings
 from tests.coins_helpers import assert_ledger_sound, set_balance
-from tests.factories import make_player
+from tests.factories import make_player, player_at
 
 STAKE = 25
 
@@ -54,7 +54,7 @@ def _play_to_the_end(match):
         if match.status != MatchStatus.RUNNING:
             return match
         state = load_state(match)
-        perform(match.pk, state.to_act, _losing_move(state, state.to_act), match.version)
+        perform(match.pk, player_at(match, state.to_act), _losing_move(state, state.to_act), match.version)
     raise AssertionError("the match did not end")
 
 
