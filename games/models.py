@@ -62,6 +62,8 @@ class Table(models.Model):
     khishti = models.CharField(max_length=10, choices=Khishti.choices, default=Khishti.K200)
     pulka_bonus = models.CharField(max_length=16, choices=PulkaBonus.choices, default=PulkaBonus.PREMIUM_MOSHLA)
     fill_with_bots = models.BooleanField(default=False)
+    # A rated match moves its players' ratings (ratings/); practice and guests' tables are casual.
+    rated = models.BooleanField(default=True)
     # Japanese option (ignored for classic tables).
     target = models.PositiveSmallIntegerField(default=21)
     stake = models.PositiveIntegerField(default=0, help_text="0 for a free table")

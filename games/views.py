@@ -10,7 +10,7 @@ from accounts.players import player_for_request
 from .forms import FORM_BY_VARIANT, JoinForm
 from .models import STAKES, Table, TableStatus, Variant
 from .services import tables as table_service
-from .services.lobby import visible_open_tables
+from .services.lobby import visible_open_tables, with_waiting_players
 
 
 def home(request):
@@ -33,7 +33,7 @@ def _lobby_filters(request):
 def lobby_context(request, player):
     variant, stake = _lobby_filters(request)
     return {
-        "tables": visible_open_tables(player, variant=variant, stake=stake),
+        "tables": with_waiting_players(visible_open_tables(player, variant=variant, stake=stake)),
         "filter_variant": variant or "",
         "filter_stake": "" if stake is None else stake,
         "stakes": (0,) + STAKES,

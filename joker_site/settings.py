@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "rules_pages",
     "moderation",
     "lessons",
+    "ratings",
 ]
 
 MIDDLEWARE = [

@@ -10,6 +10,8 @@ from datetime import timedelta
 
 from django.conf import settings
 
+from ratings.services import cached_shown_ratings
+
 from ..models import Match, MatchStatus, Table
 from .matches import held_seat, load_state
 
@@ -31,8 +33,10 @@ def _seats_with_players(table: Table, seats=None):
 
 
 def public_seats(table: Table, seats=None) -> list[dict]:
+    seats = list(_seats_with_players(table, seats))
+    ratings = seat_ratings(table, seats)
     public = []
-    for seat in _seats_with_players(table, seats):
+    for seat in seats:
         public.append({
             "index": seat.index,
             "name": seat.player.display_name_text if seat.player_id else None,
@@ -41,8 +45,17 @@ def public_seats(table: Table, seats=None) -> list[dict]:
             "connected": seat.connections > 0 or seat.is_bot,
             "grace_until": (seat.disconnected_at + timedelta(seconds=settings.DISCONNECT_GRACE_SECONDS)).isoformat()
             if seat.disconnected_at and not seat.left_at else None,
+            "rating": ratings.get(seat.index),
         })
     return public
+
+
+def seat_ratings(table: Table, seats) -> dict[int, dict]:
+    """{seat index: {"value", "provisional", "rated_matches"}} for the members' seats (bots and
+    guests have none), read through the ratings cache: no query on most moves."""
+    members = [seat for seat in seats if seat.player_id and not seat.player.is_guest]
+    shown = cached_shown_ratings((seat.player_id, table.variant) for seat in members)
+    return {seat.index: shown[(seat.player_id, table.variant)].as_dict() for seat in members}
 
 
 def revealed_deals(match: Match, state) -> list[dict]:

@@ -46,6 +46,13 @@ class TableSettings:
     pulka_bonus: str = "premium_moshla"
     fill_with_bots: bool = False
     target: int = 21
+    rated: bool = True
+
+
+def is_rated_table(settings: TableSettings, creator) -> bool:
+    """Whether a new table is rated: as asked, except practice tables with bots and guests' tables."""
+    return settings.rated and not creator.is_guest and not (
+        settings.fill_with_bots and settings.variant == Variant.CLASSIC)
 
 
 def create_table(creator, settings: TableSettings, *, sit=True) -> Table:
@@ -67,6 +74,7 @@ def create_table(creator, settings: TableSettings, *, sit=True) -> Table:
             pulka_bonus=settings.pulka_bonus,
             fill_with_bots=settings.fill_with_bots and settings.variant == Variant.CLASSIC,
             target=settings.target,
+            rated=is_rated_table(settings, creator),
             creator=creator,
         )
         if sit:
@@ -184,7 +192,7 @@ def _create_rematch(old: Table, player) -> Table:
         variant=old.variant, stake=old.stake, visibility=old.visibility, password_hash=old.password_hash,
         clock_seconds=old.clock_seconds, game_type=old.game_type, khishti=old.khishti,
         pulka_bonus=old.pulka_bonus, fill_with_bots=old.fill_with_bots, target=old.target,
-        creator=player, rematch_of=old,
+        rated=old.rated and not player.is_guest, creator=player, rematch_of=old,
     )
     _seat_creator(table, player)
     transaction.on_commit(broadcast.lobby_changed)
@@ -239,6 +247,9 @@ def _check_may_sit(table: Table, player) -> None:
     _check_not_banned(player)
     if player.is_guest and table.is_coin_table:
         raise TableError(_("Guests can only play at free tables. Sign up to play for Domino Coin."), "guest_coins")
+    if player.is_guest and table.rated:
+        raise TableError(_("Rated tables are for members. Sign up to play rated, or join a casual table."),
+                         "guest_rated")
     if table.visibility == Visibility.FRIENDS:
         if player.is_guest:
             raise TableError(_("Friends-only tables are for the creator's friends; guests cannot join them."),
