@@ -11,9 +11,10 @@ WIDTH, HEIGHT, PAD = 300, 100, 6
 @dataclass(frozen=True)
 class Chart:
     values: list[int]  # the shown rating before the first charted match, then after each
-    points: str  # the SVG polyline's points
-    last_x: float
-    last_y: float
+    # SVG coordinates as text: a template would print a float in the reader's locale ("6,0").
+    points: str  # the polyline's points
+    last_x: str
+    last_y: str
     low: int
     high: int
     width: int = WIDTH
@@ -44,4 +45,4 @@ def rating_chart(values: list[int]) -> Chart | None:
     step = (WIDTH - 2 * PAD) / (len(values) - 1)
     xy = [(PAD + i * step, PAD + (high - v) * (HEIGHT - 2 * PAD) / span) for i, v in enumerate(values)]
     points = " ".join(f"{x:.1f},{y:.1f}" for x, y in xy)
-    return Chart(values, points, round(xy[-1][0], 1), round(xy[-1][1], 1), low, high)
+    return Chart(values, points, f"{xy[-1][0]:.1f}", f"{xy[-1][1]:.1f}", low, high)
