@@ -4,7 +4,7 @@ import random
 
 import pytest
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from games import engine
 from games.models import Match, MatchStatus, Seat, Table
@@ -236,7 +236,7 @@ def test_practice_tables_with_bots_and_guests_tables_are_casual():
 @pytest.mark.django_db
 def test_a_guest_is_refused_at_a_rated_table_with_a_message_and_nothing_changes():
     table = table_service.create_table(make_player("ana"), TableSettings(variant="japanese", rated=True))
-    with pytest.raises(TableError) as refused:
+    with translation.override("en"), pytest.raises(TableError) as refused:
         table_service.sit(table.pk, make_guest())
     assert refused.value.code == "guest_rated" and "Sign up" in refused.value.message
     assert table.seats.count() == 1
