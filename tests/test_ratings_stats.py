@@ -1,6 +1,7 @@
 """Profile figures from finished matches, the leaderboard, and where ratings are shown."""
 
 import random
+import re
 from datetime import timedelta
 
 import pytest
@@ -216,3 +217,13 @@ def test_the_profile_shows_the_rating_figures_and_the_chart():
     assert "1 rated match" in html
     public = Client().get("/ka/players/tamar/").content.decode()
     assert "რეიტინგი და მაჩვენებლები" in public and '<svg class="rating-chart"' in public
+
+
+@pytest.mark.django_db
+def test_the_chart_coordinates_are_plain_numbers_in_every_language():
+    match, (tamar, _levan) = seated_match("japanese", ("tamar", "levan"), rated=True)
+    resign(match.pk, tamar)
+    for language in ("ru", "ka", "en"):
+        html = Client().get(f"/{language}/players/levan/").content.decode()
+        circle = re.search(r'<circle cx="([^"]+)" cy="([^"]+)"', html)
+        assert circle and all(re.fullmatch(r"\d+\.\d", value) for value in circle.groups()), language
