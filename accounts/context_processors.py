@@ -23,6 +23,7 @@ class NavLink:
 OTHER_APP_SECTIONS = (
     ("lobby", _("Lobby"), "lobby/"),
     ("rules", _("Rules"), "rules/"),
+    ("leaderboard", _("Leaderboard"), "leaderboard/"),
 )
 COINS_SECTION = ("coins", _("Coins"), "coins/")
 

@@ -38,10 +38,19 @@ class _TableForm(forms.Form):
     clock_seconds = forms.TypedChoiceField(
         label=_("Move clock"), choices=clock_choices, coerce=int, initial=options.DEFAULT_CLOCK_SECONDS
     )
+    rated = forms.BooleanField(
+        label=_("Rated match"), required=False, initial=True,
+        help_text=_("A rated match changes the players' ratings. Practice tables with bots and guests' tables "
+                    "are always casual."),
+    )
 
     def __init__(self, *args, player=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.player = player
+        if player is not None and player.is_guest:
+            # Guests play casual only (tables.is_rated_table): the box shows it, unticked and fixed.
+            self.fields["rated"].initial = False
+            self.fields["rated"].disabled = True
 
     def clean(self):
         data = super().clean()
@@ -62,6 +71,7 @@ class _TableForm(forms.Form):
             visibility=data["visibility"],
             password=data.get("password") or "",
             clock_seconds=data["clock_seconds"],
+            rated=data.get("rated", False),
             **self.variant_settings(data),
         )
 
@@ -75,7 +85,7 @@ class JapaneseTableForm(_TableForm):
         label=_("Match to"), choices=japanese_target_choices,
         coerce=int, initial=options.DEFAULT_TARGET,
     )
-    field_order = ["target", "stake", "visibility", "password", "clock_seconds"]
+    field_order = ["target", "stake", "visibility", "password", "clock_seconds", "rated"]
 
     def variant_settings(self, data):
         return {"target": data["target"]}
@@ -94,7 +104,7 @@ class ClassicTableForm(_TableForm):
         label=_("Fill empty seats with bots (practice)"), required=False,
     )
     field_order = ["game_type", "khishti", "pulka_bonus", "stake", "visibility", "password", "clock_seconds",
-                   "fill_with_bots"]
+                   "rated", "fill_with_bots"]
 
     def clean(self):
         data = super().clean()

@@ -42,6 +42,8 @@ class Table(models.Model):
     pulka_bonus = models.CharField(max_length=16, choices=options.PULKA_BONUS_CHOICES,
                                    default=options.DEFAULT_PULKA_BONUS)
     fill_with_bots = models.BooleanField(default=False)
+    # A rated match moves its players' ratings (ratings/); practice and guests' tables are casual.
+    rated = models.BooleanField(default=True)
     # Japanese option (ignored for classic tables).
     target = models.PositiveSmallIntegerField(default=options.DEFAULT_TARGET)
     stake = models.PositiveIntegerField(default=0, help_text="0 for a free table")

@@ -633,6 +633,7 @@ def _table_payload(table_id, player, version=None):
         "stake": table.stake,
         "clock_seconds": table.clock_seconds,
         "visibility": table.visibility,
+        "rated": table.rated,
         "match": None,
     }
 

@@ -11,7 +11,7 @@ from .forms import FORM_BY_VARIANT, JoinForm
 from .models import Table, TableStatus, Variant
 from .options import STAKES
 from .services import tables as table_service
-from .services.lobby import visible_open_tables
+from .services.lobby import visible_open_tables, with_waiting_players
 
 
 def home(request):
@@ -34,7 +34,7 @@ def _lobby_filters(request):
 def lobby_context(request, player):
     variant, stake = _lobby_filters(request)
     return {
-        "tables": visible_open_tables(player, variant=variant, stake=stake),
+        "tables": with_waiting_players(visible_open_tables(player, variant=variant, stake=stake)),
         "filter_variant": variant or "",
         "filter_stake": "" if stake is None else stake,
         "stakes": (0,) + STAKES,

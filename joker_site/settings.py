@@ -96,6 +96,7 @@ INSTALLED_APPS = [
     "rules_pages",
     "moderation",
     "lessons",
+    "ratings",
 ]
 
 MIDDLEWARE = [

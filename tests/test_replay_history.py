@@ -22,7 +22,8 @@ pytestmark = pytest.mark.django_db
 
 def resigned(players, loser_index, variant="japanese", visibility=Visibility.OPEN):
     """A Japanese match between `players` that the player at `loser_index` resigns."""
-    table = table_service.create_table(players[0], TableSettings(variant=variant, visibility=visibility))
+    # Casual: some of these matches seat a guest, and guests may not sit at a rated table.
+    table = table_service.create_table(players[0], TableSettings(variant=variant, visibility=visibility, rated=False))
     for p in players[1:]:
         table_service.sit(table.pk, p)
     match = Match.objects.get(table=table)

@@ -1,8 +1,11 @@
 """The lobby's list of open tables, in a fixed number of queries."""
 
-from django.db.models import Count, Exists, OuterRef, Q
+from dataclasses import dataclass
+
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q
 
 from accounts.friends import friend_ids
+from ratings.services import ShownRating, shown_ratings
 
 from ..models import Seat, Table, TableStatus, Visibility
 
@@ -34,4 +37,27 @@ def visible_open_tables(player, *, variant=None, stake=None):
         tables = tables.filter(variant=variant)
     if stake is not None:
         tables = tables.filter(stake=stake)
+    return tables
+
+
+@dataclass(frozen=True)
+class WaitingPlayer:
+    name: str
+    rating: ShownRating | None  # None for a guest: guests play casual only
+
+
+def with_waiting_players(tables) -> list:
+    """The tables with `waiting`: who sits at each, with their rating in its variant.
+
+    Two queries whatever the number of tables: the seats with their players, then
+    the ratings of those players."""
+    tables = list(tables.prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("player__user").order_by("index"))))
+    ratings = shown_ratings((seat.player_id, table.variant) for table in tables for seat in table.seats.all())
+    for table in tables:
+        table.waiting = [
+            WaitingPlayer(seat.player.display_name_text,
+                          None if seat.player.is_guest else ratings[(seat.player_id, table.variant)])
+            for seat in table.seats.all() if seat.player_id is not None
+        ]
     return tables

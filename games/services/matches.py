@@ -421,6 +421,9 @@ def _finish(match: Match, state, reason: str, seat=None, note: str = "") -> None
                               match_id=match.pk)
             else:
                 coins.refund_all(table.escrow_key, "no player left to pay", table_id=table.pk, match_id=match.pk)
+    from ratings.services import record_finished_match  # figures and, when rated, ratings: once per match
+
+    record_finished_match(match, state)
     transaction.on_commit(broadcast.lobby_changed)
 
 

@@ -6,6 +6,8 @@ decided) and adds the table's public facts. The browser renders it as HTML,
 the JSON protocol sends it as it is.
 """
 
+from ratings.services import cached_shown_ratings
+
 from ..fairness import public_commitments
 from ..models import Match, MatchStatus, Table
 from . import clocks
@@ -30,8 +32,10 @@ def _seats_with_players(table: Table, seats=None):
 
 
 def public_seats(table: Table, seats=None) -> list[dict]:
+    seats = list(_seats_with_players(table, seats))
+    ratings = seat_ratings(table, seats)
     public = []
-    for seat in _seats_with_players(table, seats):
+    for seat in seats:
         public.append({
             "index": seat.index,
             "name": seat.player.display_name_text if seat.player_id else None,
@@ -40,6 +44,7 @@ def public_seats(table: Table, seats=None) -> list[dict]:
             "connected": seat.connections > 0 or seat.is_bot,
             "grace_until": clocks.grace_deadline(seat.disconnected_at).isoformat()
             if seat.disconnected_at and not seat.left_at else None,
+            "rating": ratings.get(seat.index),
         })
     return public
 
@@ -55,6 +60,15 @@ def _with_result(view: dict, match: Match, state, seats) -> dict:
         view["ranking"] = result.places
     view["places"] = result.places
     return view
+
+
+def seat_ratings(table: Table, seats) -> dict[int, dict]:
+    """{seat index: {"value", "provisional", "rated_matches"}} for the members' seats (bots and
+    guests have none), read through the ratings cache: no query on most moves."""
+    members = [seat for seat in seats if seat.player_id and not seat.player.is_guest]
+    shown = cached_shown_ratings((seat.player_id, table.variant) for seat in members)
+    return {seat.index: shown[(seat.player_id, table.variant)].as_dict() for seat in members}
+
 
 
 def seat_view(match: Match, seat: int | None, state=None, seats=None) -> dict:

@@ -47,17 +47,19 @@ class TableSettings:
     pulka_bonus: str = options.DEFAULT_PULKA_BONUS
     fill_with_bots: bool = False
     target: int = options.DEFAULT_TARGET
+    rated: bool = True
 
     @classmethod
     def of(cls, table: Table) -> "TableSettings":
         """The settings `table` was created with (its password stays hashed: it is copied as `password_hash`)."""
         return cls(**{name: getattr(table, name) for name in cls._column_names()})
 
-    def table_fields(self) -> dict:
-        """The Table columns these settings set, the password aside (a new table hashes it,
-        a rematch copies the hash)."""
+    def table_fields(self, creator) -> dict:
+        """The Table columns these settings set for a table `creator` makes, the password aside
+        (a new table hashes it, a rematch copies the hash)."""
         fields = {name: getattr(self, name) for name in self._column_names()}
         fields["fill_with_bots"] = self.fill_with_bots and self.variant == Variant.CLASSIC  # bots: classic only
+        fields["rated"] = is_rated_table(self, creator)
         return fields
 
     @classmethod
@@ -65,12 +67,18 @@ class TableSettings:
         return [field.name for field in dataclass_fields(cls) if field.name != "password"]
 
 
+def is_rated_table(settings: TableSettings, creator) -> bool:
+    """Whether a new table is rated: as asked, except practice tables with bots and guests' tables."""
+    return settings.rated and not creator.is_guest and not (
+        settings.fill_with_bots and settings.variant == Variant.CLASSIC)
+
+
 def create_table(creator, settings: TableSettings, *, sit=True) -> Table:
     """Create a table and (by default) seat its creator at seat 0."""
     _check_may_create(creator, settings)
     with transaction.atomic():
         table = Table.objects.create(
-            **settings.table_fields(),
+            **settings.table_fields(creator),
             password_hash=make_password(settings.password) if settings.visibility == Visibility.PASSWORD else "",
             creator=creator,
         )
@@ -184,7 +192,7 @@ def _create_rematch(old: Table, player) -> Table:
     settings = TableSettings.of(old)
     _check_may_create(player, settings)
     table = Table.objects.create(
-        **settings.table_fields(), password_hash=old.password_hash, creator=player, rematch_of=old,
+        **settings.table_fields(player), password_hash=old.password_hash, creator=player, rematch_of=old,
     )
     _seat_creator(table, player)
     transaction.on_commit(broadcast.lobby_changed)
@@ -251,6 +259,9 @@ def _check_may_sit(table: Table, player) -> None:
     _check_not_banned(player)
     if player.is_guest and table.is_coin_table:
         raise _guests_play_free()
+    if player.is_guest and table.rated:
+        raise TableError("guest_rated",
+                         _("Rated tables are for members. Sign up to play rated, or join a casual table."))
     if table.visibility == Visibility.FRIENDS:
         if player.is_guest:
             raise TableError("guest_friends", _("Friends-only tables are for the creator's friends; guests cannot join them."))
