@@ -215,19 +215,17 @@ def resign_for_player(table_id, player, frame) -> str | None:
 
 
 def render_table_fragment(table_id, player, language) -> str:
-    from .match_views import match_context, rematch_offer
+    from .match_views import page_context
     from .models import Table, TableStatus
-    from .services.presenter import seat_of, seat_view
 
     with translation.override(language):
         table = Table.objects.select_related("creator").get(pk=table_id)
+        if table.status == TableStatus.CLOSED and not hasattr(table, "match"):
+            return render_to_string("games/_table_closed.html", {"table": table, "oob": True})
         if table.status == TableStatus.OPEN or not hasattr(table, "match"):
             seats = {s.index: s for s in table.seats.select_related("player")}
             return render_to_string("games/_seat_list.html", {
                 "table": table, "seats": [seats.get(i) for i in range(table.seat_count)], "oob": True,
             })
-        me = seat_of(table, player)
-        context = match_context(seat_view(table.match, me), me) | {
-            "table": table, "rematch": rematch_offer(table, player),
-        }
-        return render_to_string("games/_match.html", context) + render_to_string("games/_waiting_gone.html")
+        return render_to_string("games/_match.html", page_context(table, player)) + render_to_string(
+            "games/_waiting_gone.html")

@@ -15,10 +15,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.friends import are_friends, is_blocked
+from coins import memos
 from coins import services as coins
 from moderation import bans
 
-from ..models import SEATS_BY_VARIANT, Seat, Table, TableStatus, Variant, Visibility
+from ..models import SEATS_BY_VARIANT, Seat, Table, TableStatus, Visibility
 from . import broadcast
 
 PASSWORD_GUESSES_ALLOWED = 5
@@ -65,7 +66,7 @@ def create_table(creator, settings: TableSettings, *, sit=True) -> Table:
             game_type=settings.game_type,
             khishti=settings.khishti,
             pulka_bonus=settings.pulka_bonus,
-            fill_with_bots=settings.fill_with_bots and settings.variant == Variant.CLASSIC,
+            fill_with_bots=settings.fill_with_bots,
             target=settings.target,
             creator=creator,
         )
@@ -214,7 +215,7 @@ def close_unstarted(table: Table, reason: str = "") -> None:
     if table.status != TableStatus.OPEN:
         raise TableError(_("Only a table that has not started can be closed."), "already_started")
     if table.is_coin_table:
-        coins.refund_all(table.escrow_key, reason or "table closed", table_id=table.pk)
+        coins.refund_all(table.escrow_key, reason or memos.TABLE_CLOSED, table_id=table.pk)
     table.seats.all().delete()
     _close(table)
     transaction.on_commit(broadcast.lobby_changed)
@@ -293,5 +294,5 @@ def close_stale_table(table_id: int) -> bool:
         table = Table.objects.select_for_update().get(pk=table_id)
         if table.status != TableStatus.OPEN:
             return False
-        close_unstarted(table, reason="table never filled")
+        close_unstarted(table, reason=memos.TABLE_NEVER_FILLED)
         return True

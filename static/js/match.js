@@ -7,6 +7,11 @@
     return Math.max(0, Math.ceil((Date.parse(iso) - Date.now()) / 1000));
   }
 
+  // "30 წმ", "30 с", "30s": the unit in the page's language, as the browser writes it.
+  var secondsFormat = new Intl.NumberFormat(document.documentElement.lang || undefined,
+    { style: "unit", unit: "second", unitDisplay: "narrow" });
+  function secondsText(n) { return secondsFormat.format(n); }
+
   function tickClock() {
     var match = document.getElementById("match");
     if (!match) return;
@@ -14,12 +19,12 @@
     var deadline = match.getAttribute("data-deadline");
     if (clock && deadline) {
       var left = secondsUntil(deadline);
-      clock.textContent = left + "s";
+      clock.textContent = secondsText(left);
       clock.parentElement.classList.toggle("clock-low", left <= 5);
     }
     match.querySelectorAll(".disconnected-note[data-until]").forEach(function (note) {
       var out = note.querySelector(".grace");
-      if (out) out.textContent = secondsUntil(note.getAttribute("data-until")) + "s";
+      if (out) out.textContent = secondsText(secondsUntil(note.getAttribute("data-until")));
     });
   }
   setInterval(tickClock, 250);
