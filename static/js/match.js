@@ -7,10 +7,12 @@
     return Math.max(0, Math.ceil((Date.parse(iso) - Date.now()) / 1000));
   }
 
-  // "30 წმ", "30 с", "30s": the unit in the page's language, as the browser writes it.
-  var secondsFormat = new Intl.NumberFormat(document.documentElement.lang || undefined,
-    { style: "unit", unit: "second", unitDisplay: "narrow" });
-  function secondsText(n) { return secondsFormat.format(n); }
+  // "30 წმ", "30 с", "30s": the page's own words (the browser's Intl may lack Georgian).
+  function secondsText(n) {
+    var page = document.querySelector("[data-seconds-format]");
+    var format = page ? page.getAttribute("data-seconds-format") : "%(n)ss";
+    return format.replace("%(n)s", String(n));
+  }
 
   function tickClock() {
     var match = document.getElementById("match");
