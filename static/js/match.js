@@ -10,8 +10,8 @@
   // "30 წმ", "30 с", "30s": the page's own words (the browser's Intl may lack Georgian).
   function secondsText(n) {
     var page = document.querySelector("[data-seconds-format]");
-    var format = page ? page.getAttribute("data-seconds-format") : "%(n)ss";
-    return format.replace("%(n)s", String(n));
+    var format = page ? page.getAttribute("data-seconds-format") : "{n}s";
+    return format.replace("{n}", String(n));
   }
 
   function tickClock() {

@@ -107,6 +107,6 @@ def test_the_home_page_for_a_newcomer(new_person, snap, language, viewport):
     for selector in ("button[value=japanese_bot]", "button[value=classic_bots]",
                      f"a[href='/{language}/lobby/?variant=japanese']", f"a[href='/{language}/lesson/']",
                      f"a[href='/{language}/rules/']"):
-        expect(page.locator(selector)).to_be_visible()
+        expect(page.locator(f".home {selector}")).to_be_visible()
     assert_nothing_cut_off(page)
     snap(page, "home")
