@@ -14,7 +14,10 @@
 
   function update() {
     var box = summary();
-    if (!box) return;
+    if (!box) {
+      if (seenDeal === null) seenDeal = 0;  // no deal scored yet: the first one will be new
+      return;
+    }
     var deal = Number(box.getAttribute("data-deal"));
     var seconds = Number(box.getAttribute("data-seconds")) || 6;
     var isNew = seenDeal === null ? box.hasAttribute("data-fresh") : deal > seenDeal;

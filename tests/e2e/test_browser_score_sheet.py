@@ -101,8 +101,16 @@ def test_a_japanese_match_against_a_bot_ends_with_the_winner_totals_and_links(ne
 @pytest.mark.parametrize("language", ["ka", "ru"])
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
 def test_the_home_page_for_a_newcomer(new_person, snap, language, viewport):
+    from games.services import tables as table_service
+    from games.services.tables import TableSettings
+    from tests.factories import make_player
+
+    waiting = table_service.create_table(make_player("tamar"), TableSettings(variant="japanese"))
+    playing = table_service.create_table(make_player("levan"), TableSettings(variant="classic", fill_with_bots=True))
     page = new_person("visitor", locale=f"{language}-{language.upper()}", **viewport)
     page.goto(f"/{language}/")
+    expect(page.locator(f".home-tables a[href='/{language}/tables/{waiting.pk}/']")).to_be_visible()
+    expect(page.locator(f".home-playing a[href='/{language}/tables/{playing.pk}/']")).to_contain_text("levan")
     expect(page.locator("html")).to_have_attribute("lang", language)
     for selector in ("button[value=japanese_bot]", "button[value=classic_bots]",
                      f"a[href='/{language}/lobby/?variant=japanese']", f"a[href='/{language}/lesson/']",
