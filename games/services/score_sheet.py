@@ -222,8 +222,6 @@ def match_end(sv: dict, table, names: list[str], me: int | None = None) -> dict 
         row["coins"] = coins.get(row["index"])
     return {
         "aborted": aborted,
-        "reason": (view.get("end") or {}).get("reason"),
-        "end_seat": (view.get("end") or {}).get("seat"),
         "standings": standings,
         "winners": [names[s] for s in view["winner"]],
         "stake": table.stake,
