@@ -214,8 +214,7 @@ def match_end(sv: dict, table, names: list[str], me: int | None = None) -> dict 
     if not view["finished"]:
         return None
     aborted = (view.get("end") or {}).get("reason") == "abort"
-    seat_users = _seat_users(table)
-    coins = coins_by_seat(table, seat_users)
+    coins = coins_by_seat(table, _seat_users(table)) if table.stake else {}  # a free table moved no coins
     standings = [] if aborted else final_standings(view, sv["seats"])
     for row in standings:
         row["name"] = names[row["index"]]
