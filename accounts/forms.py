@@ -4,13 +4,14 @@ from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
+from .languages import ModelLabelsAsWritten
 from .models import AccessToken, Player
 
 # "Guest 4821" in any of our languages: kept for real guests, so nobody can pose as one.
 GUEST_LIKE_NAME = re.compile(r"^\s*(guest|სტუმარი|гость)\W*\d+\s*$", re.IGNORECASE)
 
 
-class ProfileForm(forms.ModelForm):
+class ProfileForm(ModelLabelsAsWritten, forms.ModelForm):
     class Meta:
         model = Player
         fields = ["display_name", "language"]
@@ -32,7 +33,7 @@ class ProfileForm(forms.ModelForm):
         return name
 
 
-class AccessTokenForm(forms.ModelForm):
+class AccessTokenForm(ModelLabelsAsWritten, forms.ModelForm):
     class Meta:
         model = AccessToken
         fields = ["name"]

@@ -4,6 +4,7 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
+from .memos import memo_text
 from .models import EntryKind
 
 
@@ -51,5 +52,5 @@ def _references(entry):
     if entry.match_id is not None:
         parts.append(_("match #%(id)s") % {"id": entry.match_id})
     if entry.memo:
-        parts.append(entry.memo)
+        parts.append(memo_text(entry.memo))
     return " · ".join(parts)

@@ -269,19 +269,18 @@ def _refusal_message(table_id, change) -> str | None:
 
 def table_fragment(table_id, player, language) -> tuple[str, int]:
     """The tab's HTML and the match version it shows (-1 before the match)."""
-    from .match_views import match_context, rematch_offer
+    from .match_views import page_context
     from .models import Table, TableStatus
-    from .services.presenter import seat_of, seat_view
 
     with translation.override(language):
         table = Table.objects.select_related("creator").get(pk=table_id)
+        if table.status == TableStatus.CLOSED and not hasattr(table, "match"):
+            return render_to_string("games/_table_closed.html", {"table": table, "oob": True}), -1
         if table.status == TableStatus.OPEN or not hasattr(table, "match"):
             seats = {s.index: s for s in table.seats.select_related("player")}
             return render_to_string("games/_seat_list.html", {
                 "table": table, "seats": [seats.get(i) for i in range(table.seat_count)], "oob": True,
             }), -1
-        me = seat_of(table, player)
-        view = seat_view(table.match, me)
-        context = match_context(view, me) | {"table": table, "rematch": rematch_offer(table, player)}
+        context = page_context(table, player)
         html = render_to_string("games/_match.html", context) + render_to_string("games/_waiting_gone.html")
-        return html, view["version"]
+        return html, context["version"]

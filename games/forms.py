@@ -43,6 +43,9 @@ class _TableForm(forms.Form):
         help_text=_("A rated match changes the players' ratings. Practice tables with bots and guests' tables "
                     "are always casual."),
     )
+    fill_with_bots = forms.BooleanField(
+        label=_("Fill empty seats with bots (practice)"), required=False,
+    )
 
     def __init__(self, *args, player=None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -61,6 +64,8 @@ class _TableForm(forms.Form):
                 self.add_error("stake", _("Guests can only play at free tables. Sign up to play for Domino Coin."))
             if data.get("visibility") == Visibility.FRIENDS:
                 self.add_error("visibility", _("Guests have no friends list. Sign up to make a friends-only table."))
+        if data.get("fill_with_bots") and data.get("stake"):
+            self.add_error("fill_with_bots", _("Practice tables with bots are free: choose no stake."))
         return data
 
     def table_settings(self) -> TableSettings:
@@ -72,6 +77,7 @@ class _TableForm(forms.Form):
             password=data.get("password") or "",
             clock_seconds=data["clock_seconds"],
             rated=data.get("rated", False),
+            fill_with_bots=data.get("fill_with_bots", False),
             **self.variant_settings(data),
         )
 
@@ -85,7 +91,7 @@ class JapaneseTableForm(_TableForm):
         label=_("Match to"), choices=japanese_target_choices,
         coerce=int, initial=options.DEFAULT_TARGET,
     )
-    field_order = ["target", "stake", "visibility", "password", "clock_seconds", "rated"]
+    field_order = ["target", "stake", "visibility", "password", "clock_seconds", "rated", "fill_with_bots"]
 
     def variant_settings(self, data):
         return {"target": data["target"]}
@@ -100,25 +106,11 @@ class ClassicTableForm(_TableForm):
     pulka_bonus = forms.ChoiceField(
         label=_("End of a pulka"), choices=options.PULKA_BONUS_CHOICES, initial=options.DEFAULT_PULKA_BONUS
     )
-    fill_with_bots = forms.BooleanField(
-        label=_("Fill empty seats with bots (practice)"), required=False,
-    )
     field_order = ["game_type", "khishti", "pulka_bonus", "stake", "visibility", "password", "clock_seconds",
                    "rated", "fill_with_bots"]
 
-    def clean(self):
-        data = super().clean()
-        if data.get("fill_with_bots") and data.get("stake"):
-            self.add_error("fill_with_bots", _("Practice tables with bots are free: choose no stake."))
-        return data
-
     def variant_settings(self, data):
-        return {
-            "game_type": data["game_type"],
-            "khishti": data["khishti"],
-            "pulka_bonus": data["pulka_bonus"],
-            "fill_with_bots": data.get("fill_with_bots", False),
-        }
+        return {"game_type": data["game_type"], "khishti": data["khishti"], "pulka_bonus": data["pulka_bonus"]}
 
 
 FORM_BY_VARIANT = {Variant.JAPANESE: JapaneseTableForm, Variant.CLASSIC: ClassicTableForm}

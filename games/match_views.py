@@ -3,6 +3,7 @@
 from django.shortcuts import render
 
 from .services.presenter import SUIT_SYMBOLS, seat_of, seat_view
+from .services.score_sheet import deal_summary, match_end, score_sheet, sheet_names
 from .templatetags.cards import seat_name
 
 SUITS = ("S", "C", "D", "H")
@@ -36,39 +37,6 @@ def _trump_buttons(view: dict) -> list[dict]:
     return [{"value": t, "symbol": SUIT_SYMBOLS.get(t, "")} for t in legal]
 
 
-def _score_rows(view: dict) -> list[dict]:
-    """The score sheet as table rows: each deal, then each pulka's premium and moshla after its last deal."""
-    sheet = view["score_sheet"]
-    pulkas = {p["pulka"]: p for p in sheet.get("pulkas", [])}
-    rows = []
-    for i, deal in enumerate(sheet["deals"]):
-        bids = deal.get("bids")
-        khishti = deal.get("khishti") or [False] * len(deal["scores"])
-        rows.append({
-            "kind": "deal",
-            "number": deal["deal"] + 1,
-            "cards": deal.get("cards"),
-            "trump": deal["trump"],
-            "cells": [
-                {"bid": bids[s] if bids else None, "tricks": deal["tricks"][s], "score": deal["scores"][s],
-                 "khishti": bool(khishti[s])}
-                for s in range(len(deal["scores"]))
-            ],
-        })
-        following = sheet["deals"][i + 1].get("pulka") if i + 1 < len(sheet["deals"]) else None
-        pulka = pulkas.get(deal.get("pulka"))
-        if pulka is not None and following != deal.get("pulka"):
-            rows.append({
-                "kind": "pulka",
-                "number": pulka["pulka"] + 1,  # the engine counts pulkas from 0
-                "cells": [
-                    {"premium": pulka["premium"][s], "moshla": pulka["moshla"][s], "closed": pulka["closed"][s]}
-                    for s in range(len(pulka["bonus"]))
-                ],
-            })
-    return rows
-
-
 def _seat_facts(view: dict, seat: int) -> dict:
     facts = {"tricks": view["tricks_taken"][seat], "cards": view["hand_counts"][seat]}
     if view["variant"] == "classic":
@@ -82,9 +50,10 @@ def _seat_facts(view: dict, seat: int) -> dict:
 
 def _deal_number(view: dict) -> int:
     """The deal shown in the header, counted from 1. Once the last deal is scored the
-    engine already points past it; the header keeps naming the deal that was played."""
-    between_deals = view["finished"] and not any(view["hand_counts"])
-    return max(view["deal_index"], 1) if between_deals else view["deal_index"] + 1
+    engine already points past it; the header keeps naming the deal that was played.
+    A match cut short (abort, resignation, forfeit) ended inside the deal at `deal_index`."""
+    played_out = view["finished"] and not view.get("end")
+    return max(view["deal_index"], 1) if played_out else view["deal_index"] + 1
 
 
 def _last_trick_winner(view: dict, names: dict):
@@ -124,7 +93,8 @@ def match_context(sv: dict, me: int | None) -> dict:
         "my_turn": me is not None and view["to_act"] == me,
         "order": [names[i] | {"trick_card": trick_by_seat.get(i)} | _seat_facts(view, i)
                   for i in _relative_order(seat_count, me)],
-        "score_rows": _score_rows(view),
+        "sheet": score_sheet(view, sheet_names(sv["seats"]), me),
+        "deal_summary": deal_summary(view, sheet_names(sv["seats"])),
         "hand": hand,
         "columns": columns,
         "bid_buttons": _bid_buttons(view) if me is not None and view["to_act"] == me else [],
@@ -134,11 +104,19 @@ def match_context(sv: dict, me: int | None) -> dict:
     }
 
 
-def match_page(request, table, player):
+def page_context(table, player) -> dict:
+    """Everything the match fragment shows one player (the page and every live update)."""
     me = seat_of(table, player)
     sv = seat_view(table.match, me)
-    context = match_context(sv, me) | {"table": table, "rematch": rematch_offer(table, player)}
-    return render(request, "games/match.html", context)
+    return match_context(sv, me) | {
+        "table": table,
+        "rematch": rematch_offer(table, player),
+        "match_end": match_end(sv, table, sheet_names(sv["seats"]), me),
+    }
+
+
+def match_page(request, table, player):
+    return render(request, "games/match.html", page_context(table, player))
 
 
 def rematch_offer(table, player) -> dict | None:

@@ -9,6 +9,7 @@ action or a timeout was made against.
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from . import options
 
@@ -19,7 +20,7 @@ class Variant(models.TextChoices):
 
 
 class Visibility(models.TextChoices):
-    OPEN = "open", _("Open")
+    OPEN = "open", pgettext_lazy("who may sit at a table", "Open")
     FRIENDS = "friends", _("Friends only")
     PASSWORD = "password", _("Password")
 
@@ -58,6 +59,8 @@ class Table(models.Model):
     rematch_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematches")
 
     class Meta:
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
         indexes = [models.Index(fields=["status", "variant", "stake"])]
         constraints = [
             models.CheckConstraint(condition=Q(stake__in=(0,) + options.STAKES), name="table_stake_allowed"),
@@ -105,6 +108,8 @@ class Seat(models.Model):
     timeouts_in_row = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
         ordering = ["index"]
         constraints = [
             models.UniqueConstraint(fields=["table", "index"], name="seat_unique_index"),
@@ -142,6 +147,11 @@ class Match(models.Model):
     winners = models.JSONField(default=list, blank=True)
     end_reason = models.CharField(max_length=20, blank=True)
     end_seat = models.SmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        # Django would make "Matchs" of the class name.
+        verbose_name = _("match")
+        verbose_name_plural = _("matches")
 
     def __str__(self):
         return f"Match #{self.pk} ({self.table})"

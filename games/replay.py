@@ -122,8 +122,9 @@ def _columns_on_table(deal: dict, state, seat: int) -> list[dict]:
     return [{"down": down, "up": up, "on_table": up in face_up} for down, up in deal["columns"][seat]]
 
 
-def position_at(record: dict, step: int) -> Position:
-    """The position after `step` (0 = the first deal just dealt). Raises IndexError for a step out of range."""
+def position_at(record: dict, step: int, names: list[str] | None = None) -> Position:
+    """The position after `step` (0 = the first deal just dealt). Raises IndexError for a step out of range.
+    `names`: the seats' names as the page shows them (default: the record's)."""
     places = step_places(record)
     if not 0 <= step < len(places):
         raise IndexError(step)
@@ -139,7 +140,7 @@ def position_at(record: dict, step: int) -> Position:
         trick, winner = state.last_trick  # this card completed the trick: show it with its taker
     trick_by_seat = {rec["seat"]: rec for rec in trick_to_public(trick)}
     choosing_trump = state.phase is engine.Phase.TRUMP
-    names = record["players"]
+    names = names or record["players"]
     seats = []
     for s in range(state.seats):
         seat = SeatPosition(index=s, name=names[s], hand=display_order(state.hand(s)), total=state.totals[s],

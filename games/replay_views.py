@@ -31,10 +31,11 @@ from accounts.models import Player
 from accounts.players import player_for_request
 
 from . import fairness
-from .match_views import _score_rows
 from .models import Match, MatchStatus, Seat, Table, Variant, Visibility
 from .replay import deal_starts, position_at, step_places
+from .services.score_sheet import score_sheet
 from .services.tables import can_see
+from .templatetags.cards import seat_name
 
 MATCHES_PER_PAGE = 25
 CHECK_SCRIPT = Path(__file__).with_name("check_deals.py")
@@ -166,9 +167,17 @@ def _navigation(record, step: int, total: int) -> dict:
     }
 
 
+def replay_names(table, record) -> list[str]:
+    """The seats' names in a replay: the record's, but a practice bot is "Bot 2", "Bot 3"…
+    in the page's language, numbered by its seat as at the live table (the record says "Bot")."""
+    bots = {seat.index for seat in table.seats.all() if seat.is_bot and seat.player_id is None}
+    return [seat_name({"index": i, "name": None if i in bots else name}) for i, name in enumerate(record["players"])]
+
+
 def replay_context(table, match, step: int) -> dict:
     record = match.record
-    position = position_at(record, step)
+    names = replay_names(table, record)
+    position = position_at(record, step, names)
     if position.finished:
         # The record alone does not say who left a classic match: who won is the match's own
         # decision (games/services/results.py), stored when it ended.
@@ -182,10 +191,9 @@ def replay_context(table, match, step: int) -> dict:
         "p": position,
         "nav": _navigation(record, step, position.step_count),
         "deal_check": deal_check,
-        # What the shared score sheet template reads.
-        "score_rows": _score_rows({"score_sheet": position.score_sheet}),
-        "sv": {"seats": [{"index": i, "name": name} for i, name in enumerate(record["players"])]},
-        "view": {"variant": position.variant, "totals": position.totals},
+        # What the shared score sheet template reads: the sheet up to this step, no deal in play.
+        "sheet": score_sheet({"variant": position.variant, "score_sheet": position.score_sheet,
+                              "target": position.target, "finished": True}, names, live=False),
     }
 
 

@@ -3,6 +3,7 @@ from django.http import Http404, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_POST
 
 from accounts.players import player_for_request
@@ -11,11 +12,36 @@ from .forms import FORM_BY_VARIANT, JoinForm
 from .models import Table, TableStatus, Variant
 from .options import STAKES
 from .services import tables as table_service
-from .services.lobby import visible_open_tables, with_waiting_players
+from .services.lobby import matches_being_played, visible_open_tables, with_waiting_players
+
+HOME_LIST_LENGTH = 5
 
 
 def home(request):
-    return render(request, "games/home.html")
+    """The start page for a newcomer: play at once, the open tables, the matches being played,
+    the lesson and the rules."""
+    player = player_for_request(request, create=False)
+    open_tables = list(visible_open_tables(player)[:HOME_LIST_LENGTH])
+    return render(request, "games/home.html", {
+        "tables": open_tables,
+        "playing": matches_being_played(HOME_LIST_LENGTH),
+        "quick_starts": QUICK_STARTS,
+    })
+
+
+# One click from the home page to a practice table: the table form's fields, filled in.
+QUICK_STARTS = (
+    {"key": "japanese_bot", "title": _lazy("Japanese Joker against the computer"),
+     "text": _lazy("A quick match to 11 points against a bot, at once."), "button": _lazy("Play against a bot"),
+     "fields": {"variant": Variant.JAPANESE, "target": 11, "stake": 0, "visibility": "open",
+                "clock_seconds": 60, "fill_with_bots": "on"}},
+    {"key": "classic_bots", "title": _lazy("Classic Joker with bots"),
+     "text": _lazy("Four players: you and three bots. Bid, take your tricks, fill the score sheet — "
+                   "a short game of 12 deals."),
+     "button": _lazy("Play with three bots"),
+     "fields": {"variant": Variant.CLASSIC, "game_type": "short", "khishti": "200", "pulka_bonus": "premium_moshla",
+                "stake": 0, "visibility": "open", "clock_seconds": 60, "fill_with_bots": "on"}},
+)
 
 
 def _lobby_filters(request):
@@ -78,7 +104,8 @@ def table_detail(request, table_id):
     table = get_object_or_404(Table.objects.select_related("creator"), pk=table_id)
     player = player_for_request(request, create=False)
     if not table_service.can_see(table, player):
-        raise Http404
+        # Only friends-only tables are hidden; say so instead of a bare "not found".
+        return render(request, "games/table_friends_only.html", {"table": table, "player": player}, status=403)
     if table.status in (TableStatus.PLAYING, TableStatus.FINISHED) and hasattr(table, "match"):
         from .match_views import match_page
 

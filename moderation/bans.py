@@ -29,8 +29,12 @@ def is_banned(user):
 def refusal_message(ban):
     if ban.until is None:
         return gettext("The site staff have banned your account for good.")
-    when = date_format(timezone.localtime(ban.until), "DATETIME_FORMAT")
-    return gettext("The site staff have banned your account until %(when)s.") % {"when": when}
+    # The time last, in 24-hour digits: a format ending in "a.m." or "г." would meet the
+    # sentence's own full stop ("a.m..").
+    until = timezone.localtime(ban.until)
+    return gettext("The site staff have banned your account until %(date)s, %(time)s.") % {
+        "date": date_format(until, "DATE_FORMAT"), "time": date_format(until, "H:i"),
+    }
 
 
 def refusal_for_player(player):

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import Player
 from accounts.sockets import close_member_sockets
+from coins import memos
 from coins import services as coins
 from coins.models import Account, Stake
 from games.models import Match, MatchStatus, Seat, Table, TableStatus
@@ -28,8 +29,8 @@ from .models import AuditAction, Ban, ban_period
 
 # What the players read in their coin history next to a refund. The staff
 # member's reason stays in the audit log: it may say things meant for staff only.
-CLOSED_BY_STAFF_MEMO = "table closed by the site staff"
-ABORTED_BY_STAFF_MEMO = "match aborted by the site staff"
+CLOSED_BY_STAFF_MEMO = memos.TABLE_CLOSED_BY_STAFF
+ABORTED_BY_STAFF_MEMO = memos.MATCH_ABORTED_BY_STAFF
 
 
 class ModerationError(Refusal):

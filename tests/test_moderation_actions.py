@@ -110,7 +110,7 @@ def test_aborting_a_running_match_refunds_both_stakes_and_nobody_wins():
     assert entry.details["table_id"] == match.table_id and len(entry.details["refunds"]) == 2
     # The player-facing memo does not carry the staff member's words.
     memos = set(Entry.objects.filter(match_id=match.pk, kind=EntryKind.ABORT_REFUND).values_list("memo", flat=True))
-    assert memos == {"match aborted by the site staff"}
+    assert memos == {"match_aborted_by_staff"}  # a key, translated on the coins page (coins/memos.py)
     # Both the match's and the table's admin pages show the entry.
     for url in (f"/admin/games/match/{match.pk}/change/", f"/admin/games/table/{match.table_id}/change/"):
         assert "Server trouble at table." in client.get(url).content.decode()

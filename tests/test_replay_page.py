@@ -119,8 +119,8 @@ def test_score_sheet_beside_each_step_lists_only_the_deals_finished_by_then(japa
     record = japanese_match.record
     second_deal = deal_starts(record)[1]
     page = Client().get(replay_url(japanese_match), {"step": second_deal}).content.decode()
-    sheet = re.search(r'<details class="score-sheet".*?<tbody>(.*?)</tbody>', page, re.DOTALL).group(1)
-    assert len(re.findall(r"<tr><th scope=\"row\">", sheet)) == 1
+    sheet = re.search(r'<details class="score-sheet[ "].*?<tbody>(.*?)</tbody>', page, re.DOTALL).group(1)
+    assert len(re.findall(r'<tr class="deal-row', sheet)) == 1
 
 
 def test_deal_steps_back_and_forward_links_point_at_neighbouring_steps(japanese_match):

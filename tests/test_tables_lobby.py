@@ -20,9 +20,10 @@ def _japanese(**kw):
 @pytest.mark.django_db
 def test_japanese_form_shows_no_classic_options(client):
     html = client.get("/en/tables/new/?variant=japanese").content.decode()
-    for classic_only in ("khishti", "pulka_bonus", "game_type", "fill_with_bots"):
+    for classic_only in ("khishti", "pulka_bonus", "game_type"):
         assert f'name="{classic_only}"' not in html
     assert 'name="target"' in html
+    assert 'name="fill_with_bots"' in html  # a practice match against a bot, as in classic
 
 
 @pytest.mark.django_db

@@ -61,3 +61,21 @@ def with_waiting_players(tables) -> list:
             for seat in table.seats.all() if seat.player_id is not None
         ]
     return tables
+
+
+def matches_being_played(limit: int) -> list[dict]:
+    """The newest running matches anyone may watch (friends-only tables are left out), each
+    with its players' names as the table shows them ("Bot 2" for a practice bot)."""
+    from ..templatetags.cards import seat_name
+
+    tables = (
+        Table.objects.filter(status=TableStatus.PLAYING)
+        .exclude(visibility=Visibility.FRIENDS)
+        .prefetch_related("seats__player__user")
+        .order_by("-started_at", "-pk")[:limit]
+    )
+    return [
+        {"table": table, "players": [seat_name({"index": seat.index, "name": seat.player.display_name_text
+                                                if seat.player_id else None}) for seat in table.seats.all()]}
+        for table in tables
+    ]

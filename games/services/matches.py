@@ -24,6 +24,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from coins import memos
 from coins import services as coins
 from games import engine, fairness
 from joker_site.refusals import Refusal
@@ -413,14 +414,14 @@ def _finish(match: Match, state, reason: str, seat=None, note: str = "") -> None
     table.save(update_fields=["status", "closed_at"])
     if table.is_coin_table:
         if reason == "abort":
-            coins.refund_all(table.escrow_key, note or "match aborted", table_id=table.pk, match_id=match.pk)
+            coins.refund_all(table.escrow_key, note or memos.MATCH_ABORTED, table_id=table.pk, match_id=match.pk)
         else:
             winners = _paid_winners(table, match.winners)
             if winners:
                 coins.pay_out(table.escrow_key, winners, payout_key=f"match:{match.pk}", table_id=table.pk,
                               match_id=match.pk)
             else:
-                coins.refund_all(table.escrow_key, "no player left to pay", table_id=table.pk, match_id=match.pk)
+                coins.refund_all(table.escrow_key, memos.NO_PLAYER_LEFT, table_id=table.pk, match_id=match.pk)
     from ratings.services import record_finished_match  # figures and, when rated, ratings: once per match
 
     record_finished_match(match, state)

@@ -16,12 +16,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.friends import are_friends, is_blocked
+from coins import memos
 from coins import services as coins
 from joker_site.refusals import Refusal
 from moderation import bans
 
 from .. import options
-from ..models import SEATS_BY_VARIANT, Seat, Table, TableStatus, Variant, Visibility
+from ..models import SEATS_BY_VARIANT, Seat, Table, TableStatus, Visibility
 from . import broadcast, matches
 
 PASSWORD_GUESSES_ALLOWED = 5
@@ -58,7 +59,7 @@ class TableSettings:
         """The Table columns these settings set for a table `creator` makes, the password aside
         (a new table hashes it, a rematch copies the hash)."""
         fields = {name: getattr(self, name) for name in self._column_names()}
-        fields["fill_with_bots"] = self.fill_with_bots and self.variant == Variant.CLASSIC  # bots: classic only
+        fields["fill_with_bots"] = self.fill_with_bots
         fields["rated"] = is_rated_table(self, creator)
         return fields
 
@@ -69,8 +70,7 @@ class TableSettings:
 
 def is_rated_table(settings: TableSettings, creator) -> bool:
     """Whether a new table is rated: as asked, except practice tables with bots and guests' tables."""
-    return settings.rated and not creator.is_guest and not (
-        settings.fill_with_bots and settings.variant == Variant.CLASSIC)
+    return settings.rated and not creator.is_guest and not settings.fill_with_bots
 
 
 def create_table(creator, settings: TableSettings, *, sit=True) -> Table:
@@ -222,7 +222,7 @@ def close_unstarted(table: Table, reason: str = "") -> None:
     if table.status != TableStatus.OPEN:
         raise TableError("already_started", _("Only a table that has not started can be closed."))
     if table.is_coin_table:
-        coins.refund_all(table.escrow_key, reason or "table closed", table_id=table.pk)
+        coins.refund_all(table.escrow_key, reason or memos.TABLE_CLOSED, table_id=table.pk)
     table.seats.all().delete()
     _close(table)
     transaction.on_commit(broadcast.lobby_changed)
@@ -311,5 +311,5 @@ def close_stale_table(table_id: int) -> bool:
         table = Table.objects.select_for_update().get(pk=table_id)
         if table.status != TableStatus.OPEN:
             return False
-        close_unstarted(table, reason="table never filled")
+        close_unstarted(table, reason=memos.TABLE_NEVER_FILLED)
         return True

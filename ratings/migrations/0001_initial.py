@@ -10,7 +10,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('accounts', '0001_initial'),
-        ('games', '0001_initial'),  # Match; Table.rated (games 0002) is not needed here
+        ('games', '0001_initial'),  # Match; Table.rated (games 0003) is not needed here
     ]
 
     operations = [

@@ -7,6 +7,13 @@
     return Math.max(0, Math.ceil((Date.parse(iso) - Date.now()) / 1000));
   }
 
+  // "30 წმ", "30 с", "30s": the page's own words (the browser's Intl may lack Georgian).
+  function secondsText(n) {
+    var page = document.querySelector("[data-seconds-format]");
+    var format = page ? page.getAttribute("data-seconds-format") : "{n}s";
+    return format.replace("{n}", String(n));
+  }
+
   function tickClock() {
     var match = document.getElementById("match");
     if (!match) return;
@@ -14,12 +21,12 @@
     var deadline = match.getAttribute("data-deadline");
     if (clock && deadline) {
       var left = secondsUntil(deadline);
-      clock.textContent = left + "s";
+      clock.textContent = secondsText(left);
       clock.parentElement.classList.toggle("clock-low", left <= 5);
     }
     match.querySelectorAll(".disconnected-note[data-until]").forEach(function (note) {
       var out = note.querySelector(".grace");
-      if (out) out.textContent = secondsUntil(note.getAttribute("data-until")) + "s";
+      if (out) out.textContent = secondsText(secondsUntil(note.getAttribute("data-until")));
     });
   }
   setInterval(tickClock, 250);

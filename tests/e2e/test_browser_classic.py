@@ -43,9 +43,11 @@ def the_match_as_the_server_sees_it(match_id):
     return load_state(Match.objects.get(pk=match_id)).view(PERSON)
 
 
-def score_cell_text(deal, seat):
-    khishti = " ✕" if (deal.get("khishti") or [False] * 4)[seat] else ""
-    return f"{deal['bids'][seat]}/{deal['tricks'][seat]} {deal['scores'][seat]}{khishti}"
+def score_cells_text(deal, seat):
+    """A seat's three cells on the sheet: bid ("–" for a pass), tricks taken, score (✕: khishti)."""
+    bid = deal["bids"][seat]
+    khishti = "✕" if deal["khishti"][seat] else ""
+    return [str(bid) if bid else "–", str(deal["tricks"][seat]), f"{deal['scores'][seat]}{khishti}"]
 
 
 @pytest.mark.site_settings(TEST_DEAL_SEED=deal_seed())
@@ -93,7 +95,7 @@ def test_a_person_deals_bids_and_plays_a_whole_classic_deal_against_three_bots(n
             snap(page, "halfway-through-the-deal")
         return False
 
-    deal_rows = page.locator(f"{MATCH} .score-sheet tbody tr")
+    deal_rows = page.locator(f"{MATCH} .score-sheet tr.deal-row:not(.current)")
     play_until([page], lambda: deal_rows.count() > 0, match_id=match_id, seats={page: PERSON},
                before_move=snap_halfway)
 
@@ -101,11 +103,12 @@ def test_a_person_deals_bids_and_plays_a_whole_classic_deal_against_three_bots(n
     sheet = the_match_as_the_server_sees_it(match_id)["score_sheet"]["deals"]
     assert len(sheet) == 1 and sum(sheet[0]["tricks"]) == 9 and sheet[0]["bids"][PERSON] == bid, sheet
     expect(page.locator(f"{MATCH} .score-sheet")).to_have_attribute("open", "")  # classic: open by itself
-    row = page.locator(f"{MATCH} .score-sheet tbody tr")
+    row = page.locator(f"{MATCH} .score-sheet tr.deal-row:not(.current)")
     expect(row).to_have_count(1)
     cells = row.locator("td")
-    for seat in range(4):  # the sheet's columns are the seats in order
-        expect(cells.nth(seat)).to_have_text(score_cell_text(sheet[0], seat))
+    for seat in range(4):  # the sheet's columns are the seats in order, three each
+        for k, text in enumerate(score_cells_text(sheet[0], seat)):
+            expect(cells.nth(3 * seat + k)).to_have_text(re.compile(rf"^(\S+ )?{re.escape(text)}$"))
     # The second deal is on, dealt by the bot on the person's left.
     expect(page.locator(f"{MATCH} .player[data-seat='1'] .dealer-mark")).to_be_visible()
     expect(page.locator(f"{MATCH} .player[data-seat='{PERSON}'] .dealer-mark")).to_have_count(0)

@@ -113,7 +113,7 @@ def test_two_people_play_a_whole_japanese_deal_at_a_password_table(new_member, s
             snap(guest, "halfway-phone")
         return False
 
-    deal_rows = host.locator(f"{MATCH} .score-sheet tbody tr")
+    deal_rows = host.locator(f"{MATCH} .score-sheet tr.deal-row:not(.current)")
     play_until(pages, lambda: deal_rows.count() > 0, match_id=match_id, seats=seats, before_move=snap_halfway)
 
     # The deal is over: its 18 tricks and score on the sheet; the next deal has begun.
@@ -124,11 +124,13 @@ def test_two_people_play_a_whole_japanese_deal_at_a_password_table(new_member, s
     assert len(sheet) == 1 and sum(sheet[0]["tricks"]) == 18
     for page in pages:
         page.locator(f"{MATCH} .score-sheet summary").click()
-        row = page.locator(f"{MATCH} .score-sheet tbody tr")
+        row = page.locator(f"{MATCH} .score-sheet tr.deal-row:not(.current)")
         expect(row).to_have_count(1)
         cells = row.locator("td")
-        for seat in range(2):  # the sheet's columns are the seats in order
-            expect(cells.nth(seat)).to_have_text(f"{sheet[0]['tricks'][seat]} {sheet[0]['scores'][seat]}")
+        for seat in range(2):  # the sheet's columns are the seats in order: tricks, points, total
+            points = sheet[0]["scores"][seat]
+            expect(cells.nth(3 * seat)).to_have_text(re.compile(rf"^(★ )?{sheet[0]['tricks'][seat]}$"))
+            expect(cells.nth(3 * seat + 1)).to_have_text(f"+{points}" if points else "0")
         expect(page.locator(MATCH)).to_have_attribute("data-phase", "trump")
     snap(host, "deal-over-score-sheet")
     assert_nothing_cut_off(guest, allow=SCROLLS_BY_ITSELF)
@@ -190,7 +192,7 @@ def test_closing_the_page_loses_the_match_after_the_grace_time(new_member, snap)
 
     end = host.locator(f"{MATCH} .match-end")
     expect(end).to_be_visible(timeout=20_000)  # 3 s of grace, then Celery's timer
-    expect(end.locator("strong")).to_have_text("tamar")
+    expect(end.locator(".match-end-winner")).to_contain_text("tamar")
     expect(host.locator(f"{MATCH} .card-button.legal")).to_have_count(0)
     snap(host, "won-after-the-grace-time")
     match = Match.objects.get(table_id=table_id)

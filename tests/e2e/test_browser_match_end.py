@@ -36,7 +36,7 @@ def test_two_people_play_a_japanese_match_to_the_end_and_meet_again_at_a_rematch
     assert len(match.winners) == 1
     winner = ["tamar", "levan"][match.winners[0]]
     for page, end in zip(pages, ends):
-        expect(end.locator("strong")).to_have_text(winner)
+        expect(end.locator(".match-end-winner")).to_contain_text(winner)
         expect(page.locator(f"{MATCH} .card-button.legal")).to_have_count(0)
         expect(end.get_by_role("link", name="Back to the lobby")).to_be_visible()
     snap(host, "match-over")

@@ -1,0 +1,120 @@
+"""The score sheet, the summary after each deal and the end screen in a real browser; the home
+page's one-click practice tables. On a 360×740 phone the sheet scrolls sideways inside its own
+box while its first column stays put; the page itself never scrolls sideways."""
+
+import re
+import time
+
+import pytest
+from playwright.sync_api import expect
+
+from e2e.layout import PHONE, assert_nothing_cut_off
+from e2e.match_play import MATCH, play_until
+
+SCROLLS_BY_ITSELF = [".score-scroll"]
+DESKTOP = {"viewport": {"width": 1366, "height": 768}}
+SCORED_ROWS = f"{MATCH} .score-sheet tr.deal-row:not(.current)"
+SUMMARY = "#deal-summary"
+
+
+def start_from_home(page, language, quick_start):
+    page.goto(f"/{language}/")
+    page.locator(f"button[name=quick_start][value={quick_start}]").click()
+    expect(page).to_have_url(re.compile(rf"/{language}/tables/\d+/$"))
+    expect(page.locator(MATCH)).to_have_attribute("data-version", re.compile(r"\d+"))
+    return int(re.search(r"/tables/(\d+)/", page.url).group(1))
+
+
+def play_deals(page, count):
+    play_until([page], lambda: page.locator(SCORED_ROWS).count() >= count, max_moves=400)
+
+
+@pytest.mark.parametrize("language", ["ka", "ru"])
+def test_classic_sheet_summary_and_sideways_scroll_on_a_phone(new_person, snap, language):
+    page = new_person("tamar", locale=f"{language}-{language.upper()}", **PHONE)
+    start_from_home(page, language, "classic_bots")
+    expect(page.locator(f"{MATCH} .score-sheet tr.deal-row.current")).to_have_count(1)  # deal 1 in play
+    unit = {"ka": "წმ", "ru": "с"}[language]  # the clock's seconds in the page's language, not "s"
+    expect(page.locator(f"{MATCH} .clock-value")).to_have_text(re.compile(rf"^\d+ {unit}$"))
+
+    play_deals(page, 1)
+    summary = page.locator(SUMMARY)
+    expect(summary).to_be_visible()
+    shown_at = time.monotonic()
+    expect(summary.locator("tbody tr")).to_have_count(4)
+    snap(page, "deal-1-summary")
+    assert_nothing_cut_off(page, allow=SCROLLS_BY_ITSELF)
+    expect(summary).to_be_hidden(timeout=12_000)  # it closes by itself after a few seconds
+    stayed = time.monotonic() - shown_at
+    assert 3 <= stayed <= 10, stayed
+
+    play_deals(page, 2)
+    expect(summary).to_be_visible()
+    summary.locator("[data-dismiss-summary]").click()  # or at once, when the player closes it
+    expect(summary).to_be_hidden()
+
+    sheet = page.locator(f"{MATCH} .score-scroll")
+    sheet.scroll_into_view_if_needed()
+    expect(page.locator(SCORED_ROWS)).to_have_count(2)
+    expect(page.locator(f"{MATCH} .score-sheet tr.deal-row.current")).to_have_count(1)
+    snap(page, "sheet-after-two-deals")
+    assert_nothing_cut_off(page, allow=SCROLLS_BY_ITSELF)
+    widths = sheet.evaluate("box => [box.scrollWidth, box.clientWidth]")
+    assert widths[0] > widths[1], widths  # four players' columns do not fit 360 px: the sheet scrolls
+    first = page.locator(f"{SCORED_ROWS} th.sheet-deal").first
+    last_player = page.locator(SCORED_ROWS).first.locator("td").last
+    before = (first.bounding_box()["x"], last_player.bounding_box()["x"])
+    sheet.evaluate("box => { box.scrollLeft = box.scrollWidth; }")
+    page.wait_for_function("s => document.querySelector(s).scrollLeft > 0", arg=f"{MATCH} .score-scroll")
+    after = (first.bounding_box()["x"], last_player.bounding_box()["x"])
+    assert after[0] == before[0] and after[1] < before[1], (before, after)  # the deal column stays put
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360  # the page does not scroll sideways
+    snap(page, "sheet-scrolled-sideways")
+
+
+@pytest.mark.parametrize(("language", "viewport"), [("ru", DESKTOP), ("ka", PHONE)])
+def test_a_japanese_match_against_a_bot_ends_with_the_winner_totals_and_links(new_person, snap, language, viewport):
+    from games.models import Match
+    from games.services.matches import load_state
+
+    page = new_person("nino", locale=f"{language}-{language.upper()}", **viewport)
+    table_id = start_from_home(page, language, "japanese_bot")
+    end = page.locator(f"{MATCH} .match-end")
+    play_until([page], lambda: end.count() > 0, max_moves=900)
+
+    match = Match.objects.get(table_id=table_id)
+    assert match.status == "finished" and len(match.winners) == 1
+    page.locator(SUMMARY).evaluate("box => box.hidden || box.querySelector('[data-dismiss-summary]').click()")
+    expect(end.locator("table.standings tbody tr")).to_have_count(2)
+    winner_row = end.locator("table.standings tbody tr").first
+    expect(winner_row.locator("td.place")).to_contain_text("1")
+    totals = load_state(match).totals
+    expect(winner_row.locator("td.score")).to_have_text(str(max(totals)))
+    for href in (f"/{language}/tables/{table_id}/replay/", f"/{language}/tables/{table_id}/record.json"):
+        expect(end.locator(f"a[href='{href}']")).to_be_visible()
+    expect(end.locator(".rematch button")).to_be_visible()
+    end.scroll_into_view_if_needed()
+    snap(page, "match-over")
+    assert_nothing_cut_off(page, allow=SCROLLS_BY_ITSELF)
+
+
+@pytest.mark.parametrize("language", ["ka", "ru"])
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_the_home_page_for_a_newcomer(new_person, snap, language, viewport):
+    from games.services import tables as table_service
+    from games.services.tables import TableSettings
+    from tests.factories import make_player
+
+    waiting = table_service.create_table(make_player("tamar"), TableSettings(variant="japanese"))
+    playing = table_service.create_table(make_player("levan"), TableSettings(variant="classic", fill_with_bots=True))
+    page = new_person("visitor", locale=f"{language}-{language.upper()}", **viewport)
+    page.goto(f"/{language}/")
+    expect(page.locator(f".home-tables a[href='/{language}/tables/{waiting.pk}/']")).to_be_visible()
+    expect(page.locator(f".home-playing a[href='/{language}/tables/{playing.pk}/']")).to_contain_text("levan")
+    expect(page.locator("html")).to_have_attribute("lang", language)
+    for selector in ("button[value=japanese_bot]", "button[value=classic_bots]",
+                     f"a[href='/{language}/lobby/?variant=japanese']", f"a[href='/{language}/lesson/']",
+                     f"a[href='/{language}/rules/']"):
+        expect(page.locator(f".home {selector}")).to_be_visible()
+    assert_nothing_cut_off(page)
+    snap(page, "home")
