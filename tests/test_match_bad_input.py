@@ -129,7 +129,7 @@ async def test_a_refusal_shown_to_a_stale_tab_goes_away_with_the_next_position()
     assert 'id="match"' in catch_up and ERROR.search(catch_up) is None  # the refusal stays with its catch-up
     position = await _state(match)
     action = position.legal_actions(position.to_act)[0].to_record()
-    await sync_to_async(perform)(match.pk, position.to_act, {k: v for k, v in action.items() if k != "seat"}, 2)
+    await sync_to_async(lambda *a: perform(match.pk, player_at(match, position.to_act), *a))({k: v for k, v in action.items() if k != "seat"}, 2)
     next_position = ""
     while 'data-version="3"' not in next_position:
         next_position = await clients[seat].receive_from(timeout=10)

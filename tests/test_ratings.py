@@ -129,10 +129,11 @@ def test_a_classic_leaver_counts_as_last():
     # The others play on (random legal moves) to the end; the leaver's seat is played by the bot.
     rng = random.Random(7)
     from games.services.matches import perform
+    from tests.factories import player_at
 
     while match.status == MatchStatus.RUNNING:
         state = load_state(match)
-        perform(match.pk, state.to_act, rng.choice(state.legal_actions(state.to_act)).to_record(), match.version)
+        perform(match.pk, player_at(match, state.to_act), rng.choice(state.legal_actions(state.to_act)).to_record(), match.version)
         match = fresh(match)
     leaver = RatingChange.objects.get(match=match, player=players[2])
     assert leaver.place == 4

@@ -75,10 +75,11 @@ def test_a_table_keeps_every_setting_it_was_created_with():
 
 
 @pytest.mark.django_db
-def test_bots_fill_only_classic_tables_whatever_the_settings_ask():
-    table = table_service.create_table(make_player("tamar"), TableSettings(variant=Variant.JAPANESE,
-                                                                           fill_with_bots=True), sit=False)
-    assert table.fill_with_bots is False
+def test_a_practice_table_with_bots_keeps_its_bots_and_is_casual_in_either_variant():
+    for variant in (Variant.JAPANESE, Variant.CLASSIC):
+        table = table_service.create_table(make_player(f"tamar-{variant}"), TableSettings(
+            variant=variant, fill_with_bots=True), sit=False)
+        assert (table.fill_with_bots, table.rated) == (True, False)
 
 
 @pytest.mark.django_db
