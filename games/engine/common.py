@@ -32,7 +32,7 @@ MODE_NONE = 0
 MODE_TAKE = 1
 MODE_DISCARD = 2
 MODE_NAMES = (None, TAKE, DISCARD)
-MODE_OF = {TAKE: MODE_TAKE, DISCARD: MODE_DISCARD}
+MODE_OF = {None: MODE_NONE, TAKE: MODE_TAKE, DISCARD: MODE_DISCARD}  # a record's "joker" (None: no mode)
 
 # History entries are tuples whose first item says what they are:
 #   (H_TRUMP, seat, suit)   suit -1 = no trump
