@@ -46,6 +46,7 @@ from .rules import (
     japanese_follower_wins,
     lead_of,
     legal_follow,
+    play_from_columns,
 )
 
 OPPONENT_RATIONAL = 0.6
@@ -90,14 +91,15 @@ class JapaneseKnowledge:
 
 
 class _Table:
-    """Both players' cards during a playout: hands, live columns [face_down, face_up], first-card flags."""
+    """Both players' cards during a playout: hands, columns [face_down, face_up] (the live ones,
+    or None for an emptied one), first-card flags."""
 
     __slots__ = ("cols", "first_done", "hands", "ups")
 
     def __init__(self, hands, cols, first_done):
         self.hands = hands
         self.cols = cols
-        self.ups = [sum(1 << up for _d, up in cols[0]), sum(1 << up for _d, up in cols[1])]
+        self.ups = [sum(1 << col[1] for col in cols[s] if col is not None) for s in (0, 1)]
         self.first_done = first_done
 
     def available(self, seat: int) -> int:
@@ -109,18 +111,7 @@ class _Table:
         if self.hands[seat] & bit:
             self.hands[seat] ^= bit
             return
-        cols = self.cols[seat]
-        for i, (down, up) in enumerate(cols):
-            if up == card:
-                del cols[i]
-                hand = self.hands[seat] | (1 << down)
-                self.ups[seat] ^= bit
-                if len(cols) == 1:  # one of two columns played: the table clears into the hand
-                    d, u = cols.pop()
-                    hand |= (1 << d) | (1 << u)
-                    self.ups[seat] = 0
-                self.hands[seat] = hand
-                return
+        self.hands[seat], self.ups[seat] = play_from_columns(self.cols[seat], card, self.hands[seat], self.ups[seat])
 
 
 # Every card of each rank (jokers aside).

@@ -24,6 +24,7 @@ from .rules import (
     japanese_follower_wins,
     lead_of,
     legal_follow,
+    play_from_columns,
 )
 from .state import GameOptions, GameState
 
@@ -81,13 +82,13 @@ class JapaneseState(GameState):
 
     variant = "japanese"
     seats = 2
-    _OWN_LISTS = ("hands", "up", "_live", "_first_done", "taken", "_actions", "_deals", "_results", "totals")
+    _OWN_LISTS = ("hands", "up", "_first_done", "taken", "_actions", "_deals", "_results", "totals")
     _JOKER_MODES = (None,)
     _OVER_MESSAGE = "the match is over"
 
     # Beside GameState.__slots__, what this variant keeps.
     __slots__ = (
-        "_col_of", "_cols", "_dealt_cols", "_first_done", "_last_trick", "_lead_card", "_live", "_winner",
+        "_cols", "_dealt_cols", "_first_done", "_last_trick", "_lead_card", "_winner",
         "declarer", "up",
     )
 
@@ -96,8 +97,6 @@ class JapaneseState(GameState):
         self.declarer = opts.first_declarer
         self.up = [0, 0]
         self._cols = None
-        self._live = [0, 0]
-        self._col_of = None
         self._first_done = [False, False]
         self._dealt_cols = None
         self._lead_card = -1
@@ -170,16 +169,7 @@ class JapaneseState(GameState):
         self._dealt_cols = columns
         self.hands = [hand_mask(hands[0]), hand_mask(hands[1])]
         self._cols = [list(columns[0]), list(columns[1])]
-        col_of = [-1] * 36
-        ups = [[], []]
-        for seat in (0, 1):
-            row = ups[seat]
-            for c, (_, up) in enumerate(columns[seat]):
-                col_of[up] = c
-                row.append(up)
-        self.up = [hand_mask(ups[0]), hand_mask(ups[1])]
-        self._col_of = col_of
-        self._live = [COLUMNS, COLUMNS]
+        self.up = [hand_mask([up for _, up in columns[0]]), hand_mask([up for _, up in columns[1]])]
         self._first_done = [False, False]
         self._trump = None
         self._trump_mask = 0
@@ -236,7 +226,7 @@ class JapaneseState(GameState):
         if hands[seat] & bit:
             hands[seat] ^= bit
         else:
-            self._play_from_column(seat, card)
+            hands[seat], self.up[seat] = play_from_columns(self._cols[seat], card, hands[seat], self.up[seat])
         first_done = self._first_done
         first_done[seat] = True
         actions = self._actions
@@ -259,25 +249,6 @@ class JapaneseState(GameState):
         played = self._tricks_played = self._tricks_played + 1
         if played == TRICKS_PER_DEAL:
             self._end_deal()
-
-    def _play_from_column(self, seat: int, card: int) -> None:
-        """The face-up card leaves its column; the face-down card under it goes to the hand.
-        With two columns left, the other column goes to the hand too (rules.md 3.2)."""
-        self.up[seat] ^= BIT[card]
-        cols = self._cols[seat]
-        c = self._col_of[card]
-        hand = self.hands[seat] | BIT[cols[c][0]]
-        cols[c] = None
-        live = self._live[seat] - 1
-        if live == 1:
-            for i, col in enumerate(cols):
-                if col is not None:
-                    hand |= BIT[col[0]] | BIT[col[1]]
-                    self.up[seat] ^= BIT[col[1]]
-                    cols[i] = None
-            live = 0
-        self._live[seat] = live
-        self.hands[seat] = hand
 
     def _end_deal(self) -> None:
         taken = tuple(self.taken)
