@@ -46,7 +46,7 @@ from .rules import (
     japanese_follower_wins,
     lead_of,
     legal_follow,
-    play_from_columns,
+    play_from_column,
 )
 
 OPPONENT_RATIONAL = 0.6
@@ -111,7 +111,9 @@ class _Table:
         if self.hands[seat] & bit:
             self.hands[seat] ^= bit
             return
-        self.hands[seat], self.ups[seat] = play_from_columns(self.cols[seat], card, self.hands[seat], self.ups[seat])
+        cols = self.cols[seat]
+        index = next(i for i, col in enumerate(cols) if col is not None and col[1] == card)
+        self.hands[seat], self.ups[seat] = play_from_column(cols, index, self.hands[seat], self.ups[seat])
 
 
 # Every card of each rank (jokers aside).

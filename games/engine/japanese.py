@@ -24,7 +24,7 @@ from .rules import (
     japanese_follower_wins,
     lead_of,
     legal_follow,
-    play_from_columns,
+    play_from_column,
 )
 from .state import GameOptions, GameState
 
@@ -88,7 +88,7 @@ class JapaneseState(GameState):
 
     # Beside GameState.__slots__, what this variant keeps.
     __slots__ = (
-        "_cols", "_dealt_cols", "_first_done", "_last_trick", "_lead_card", "_winner",
+        "_col_of", "_cols", "_dealt_cols", "_first_done", "_last_trick", "_lead_card", "_winner",
         "declarer", "up",
     )
 
@@ -97,6 +97,7 @@ class JapaneseState(GameState):
         self.declarer = opts.first_declarer
         self.up = [0, 0]
         self._cols = None
+        self._col_of = None
         self._first_done = [False, False]
         self._dealt_cols = None
         self._lead_card = -1
@@ -170,6 +171,10 @@ class JapaneseState(GameState):
         self.hands = [hand_mask(hands[0]), hand_mask(hands[1])]
         self._cols = [list(columns[0]), list(columns[1])]
         self.up = [hand_mask([up for _, up in columns[0]]), hand_mask([up for _, up in columns[1]])]
+        col_of = self._col_of = [-1] * 36  # the column of each face-up card
+        for seat in (0, 1):
+            for c, (_, up) in enumerate(columns[seat]):
+                col_of[up] = c
         self._first_done = [False, False]
         self._trump = None
         self._trump_mask = 0
@@ -226,7 +231,7 @@ class JapaneseState(GameState):
         if hands[seat] & bit:
             hands[seat] ^= bit
         else:
-            hands[seat], self.up[seat] = play_from_columns(self._cols[seat], card, hands[seat], self.up[seat])
+            hands[seat], self.up[seat] = play_from_column(self._cols[seat], self._col_of[card], hands[seat], self.up[seat])
         first_done = self._first_done
         first_done[seat] = True
         actions = self._actions

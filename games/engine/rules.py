@@ -70,7 +70,7 @@ __all__ = [
     "japanese_follower_wins",
     "lead_of",
     "legal_follow",
-    "play_from_columns",
+    "play_from_column",
     "play_strength",
     "player_score",
     "special_score",
@@ -227,24 +227,18 @@ def japanese_beaters(legal: int, lead: int, named: int, trump: int, trump_mask: 
 # --- the Japanese table (rules.md 3.2) -------------------------------------------------------------
 
 
-def play_from_columns(columns: list, card: int, hand: int, up: int) -> tuple[int, int]:
-    """A player's face-up ``card`` is played from their table: its column empties and the
-    face-down card under it goes into the hand; when that leaves a single column, its two
-    cards go into the hand as well. ``columns`` lists the player's columns as
-    (face_down, face_up) pairs, None for an emptied one (it is changed in place); ``hand``
-    and ``up`` are the player's hand and face-up masks. Returns the new (hand, up).
+def play_from_column(columns: list, index: int, hand: int, up: int) -> tuple[int, int]:
+    """A player's face-up card is played from their table, from ``columns[index]``: that
+    column empties and the face-down card under it goes into the hand; when this leaves a
+    single column, its two cards go into the hand as well. ``columns`` lists the player's
+    columns as (face_down, face_up) pairs, None for an emptied one (it is changed in place);
+    ``hand`` and ``up`` are the player's hand and face-up masks. Returns the new (hand, up).
     """
-    live = 0
-    for i, column in enumerate(columns):
-        if column is None:
-            continue
-        if column[1] == card:
-            columns[i] = None
-            hand |= BIT[column[0]]
-            up ^= BIT[card]
-        else:
-            live += 1
-    if live == 1:
+    down, card = columns[index]
+    columns[index] = None
+    hand |= BIT[down]
+    up ^= BIT[card]
+    if len(columns) - columns.count(None) == 1:
         for i, column in enumerate(columns):
             if column is not None:
                 hand |= BIT[column[0]] | BIT[column[1]]
