@@ -29,7 +29,6 @@ from .cards import (
 )
 from .common import (
     H_BID,
-    H_PLAY,
     H_TRUMP,
     MODE_OF,
     P_BID,
@@ -37,6 +36,7 @@ from .common import (
     P_OVER,
     P_PLAY,
     P_TRUMP,
+    PLAIN_PLAYS,
     history_entry_to_record,
     ranks_by_total,
 )
@@ -95,8 +95,6 @@ def _plan(game_type: str) -> tuple[DealSpec, ...]:
 PLANS = {name: _plan(name) for name in GAME_TYPES}
 
 _NO_MARKS = (False, False, False, False)
-# History entries of ordinary cards, shared (tuples are immutable): no tuple to build per card.
-_PLAIN_PLAYS = tuple((H_PLAY, seat, card, 0, NO_SUIT) for seat in range(4) for card in range(36))
 
 
 @dataclass(frozen=True)
@@ -418,7 +416,7 @@ class ClassicState(GameState):
         # Hot path: literals stand for H_PLAY (2) and MODE_TAKE (1).
         hands = self.hands
         hands[seat] ^= BIT[card]
-        self._actions.append(_PLAIN_PLAYS[seat * 36 + card] if mode == 0 else (2, seat, card, mode, suit))
+        self._actions.append(PLAIN_PLAYS[seat * 36 + card] if mode == 0 else (2, seat, card, mode, suit))
         pos = self._pos
         if pos == 0:
             led, self._must_highest = lead_of(card, mode, suit)

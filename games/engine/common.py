@@ -41,6 +41,8 @@ MODE_OF = {None: MODE_NONE, TAKE: MODE_TAKE, DISCARD: MODE_DISCARD}  # a record'
 H_TRUMP = 0
 H_BID = 1
 H_PLAY = 2
+# History entries of ordinary cards, shared (tuples are immutable): no tuple to build per card.
+PLAIN_PLAYS = tuple((H_PLAY, seat, card, MODE_NONE, NO_SUIT) for seat in range(4) for card in range(36))
 
 
 def trump_from_public(suit) -> int:

@@ -15,6 +15,7 @@ from .common import (
     P_OVER,
     P_PLAY,
     P_TRUMP,
+    PLAIN_PLAYS,
     history_entry_to_record,
 )
 from .errors import IllegalAction, InvalidDeal, InvalidOptions
@@ -235,7 +236,7 @@ class JapaneseState(GameState):
         first_done = self._first_done
         first_done[seat] = True
         actions = self._actions
-        actions.append((H_PLAY, seat, card, MODE_NONE, suit))
+        actions.append(PLAIN_PLAYS[seat * 36 + card] if suit < 0 else (H_PLAY, seat, card, MODE_NONE, suit))
         if not self._pos:
             self._pos = 1
             self._lead_card = card

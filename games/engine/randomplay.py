@@ -40,6 +40,7 @@ def play_random(state, rng, max_moves: int | None = None, until_deal: int | None
     """
     random = rng.random
     play = state._play
+    plain, none, take, discard = MODE_NONE, NO_SUIT, MODE_TAKE, MODE_DISCARD  # locals: read faster in the loop
     modes = state.variant == "classic"  # a classic joker is played to take or discard, a Japanese one just takes
     moves = 0
     limit = max_moves if max_moves is not None else -1
@@ -56,10 +57,10 @@ def play_random(state, rng, max_moves: int | None = None, until_deal: int | None
                     k -= 1
             card = mask.bit_length() - 1
             if card == X1 or card == X2:
-                mode = (MODE_TAKE if random() < 0.5 else MODE_DISCARD) if modes else MODE_NONE
-                play(state.to_act, card, mode, NO_SUIT if state._pos else int(random() * 4))
+                mode = (take if random() < 0.5 else discard) if modes else plain
+                play(state.to_act, card, mode, none if state._pos else int(random() * 4))
             else:
-                play(state.to_act, card, MODE_NONE, NO_SUIT)
+                play(state.to_act, card, plain, none)
         elif phase is _BID:
             n = state._cards
             forbidden = state._forbidden_bid()
