@@ -14,7 +14,7 @@ from games.engine import (
     shuffled_deck,
 )
 from games.engine.bot import choose_action, observe
-from games.engine.bot_common import INDEX, NAMES
+from games.engine.rules import CARD_INDEX, CARD_NAMES
 
 SEEDS = range(5)
 
@@ -74,14 +74,14 @@ def test_japanese_bot_sees_both_players_open_columns_and_no_face_down_card():
     actions = [{"seat": 0, "trump": "H"}, {"seat": 0, "play": "7S"}, {"seat": 1, "play": "AS"}]
     state = japanese(HANDS, COLUMNS, actions)
     obs = observe(state, 1)
-    assert [[NAMES[c] for c in cols] for cols in obs.columns] == [
+    assert [[CARD_NAMES[c] for c in cols] for cols in obs.columns] == [
         ["AD", "7C", "8C", "9C", "JD"],
         ["AC", "X2", "TC", "QD", "JC"],
     ]
     assert obs.first_card_played == [True, True]  # both may now play their face-up cards
     seen = obs.hand | obs.face_up[0] | obs.face_up[1]
     for down in ("TS", "JS", "QS", "KS", "X1", "JH", "QH", "KH", "TD", "QC"):
-        assert not seen >> INDEX[down] & 1
+        assert not seen >> CARD_INDEX[down] & 1
     assert obs.hand_counts == [7, 7]
 
 

@@ -605,39 +605,3 @@ def test_joker_led_in_a_no_trump_deal_as_discard_goes_to_the_highest_named_suit_
     assert cards_of(state.legal_actions(1)) == ["KH", "QH"]
     plays(state, "QH", "TH", "9H")
     assert state.last_trick[1] == 1
-
-
-# --- 3.6 the clock: a sensible move for a player who ran out of time -----------------------------
-
-
-def test_timeout_action_is_always_legal_in_random_positions():
-    import random
-
-    from games.engine import JapaneseState, play_random, timeout_action
-
-    for seed in range(12):
-        rng = random.Random(seed)
-        state = ClassicState({"game_type": "full"}) if seed % 3 else JapaneseState()
-        while not state.is_over():
-            action = timeout_action(state)
-            if action is None:
-                assert state.phase in (Phase.DEAL, Phase.GAME_OVER)
-                play_random(state, rng, max_moves=1)
-                continue
-            assert state.is_legal(action), action
-            state.apply(action) if rng.random() < 0.5 else play_random(state, rng, max_moves=1)
-
-
-def test_timeout_action_names_a_suit_held_twice_else_no_trump_and_passes_and_plays_low():
-    from games.engine import timeout_action
-
-    state = deal(start(9, dealer=3), {0: ["AH", "7H", "9C"]})
-    assert timeout_action(state) == ChooseTrump(0, "H")
-    state = deal(start(9, dealer=3), {0: ["AH", "7S", "9C"]})
-    assert timeout_action(state) == ChooseTrump(0, None)
-    state = three_card_deal(bid_list=())
-    assert timeout_action(state) == Bid(0, 0)
-    bids(state, 1, 1, 1)
-    assert timeout_action(state) == Bid(3, 1)  # 0 is forbidden for the dealer here
-    state.apply(Bid(3, 1))
-    assert timeout_action(state) == Play(0, "7C")

@@ -6,8 +6,8 @@ import random
 import pytest
 
 from games.engine import Bid, ChooseTrump, ClassicState, Phase, Play, play_random
-from games.engine.classic import deal_score, special_score
 from games.engine.common import ranks_by_total
+from games.engine.rules import deal_score, special_score
 from games.engine.scenario import advance_to_deal, classic_cards
 
 HEARTS = ["AH", "KH", "QH", "JH", "TH", "9H", "8H", "7H", "6H"]

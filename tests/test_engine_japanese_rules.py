@@ -18,7 +18,7 @@ from games.engine import (
     to_record,
 )
 from games.engine.cards import CARD_INDEX
-from games.engine.japanese import follower_wins
+from games.engine.rules import japanese_follower_wins as follower_wins
 from games.engine.scenario import japanese_cards
 
 # The deal of the Georgian seed's worked example: Giorgi (seat 0) declares hearts.

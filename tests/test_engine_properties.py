@@ -29,6 +29,7 @@ from games.engine import (
 from games.engine.cards import CARD_INDEX, CARD_NAMES, mask_to_cards
 from games.engine.errors import RecordError
 from games.engine.record import state_from_record
+from games.engine.state import GameState
 
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 CLASSIC_TYPES = st.sampled_from(["standard", "nines", "short", "full"])
@@ -47,7 +48,7 @@ def cards_in(value) -> set[str]:
 def fingerprint(state):
     """Everything a state holds, for "nothing changed" checks."""
     out = []
-    for name in type(state).__slots__:
+    for name in GameState.__slots__ + type(state).__slots__:
         value = getattr(state, name)
         if isinstance(value, list):
             value = tuple(tuple(v) if isinstance(v, list) else v for v in value)

@@ -163,3 +163,46 @@ def _name(index):
     from games.engine.cards import CARD_NAMES
 
     return CARD_NAMES[index]
+
+
+# The keys every view had before "tricks" came; the pages and the protocol's clients read them.
+COMMON_KEYS = {
+    "variant", "seat", "phase", "options", "deal_index", "to_act", "trump", "hand", "hand_counts", "leader",
+    "trick", "last_trick", "tricks_taken", "score_sheet", "totals", "legal_actions", "move_count", "finished",
+    "winner", "end",
+}
+CLASSIC_KEYS = COMMON_KEYS | {
+    "deal_count", "pulka", "pulka_kind", "cards_per_player", "dealer", "trump_card", "trump_chooser", "bids",
+    "forbidden_bid", "ranking",
+}
+JAPANESE_KEYS = COMMON_KEYS | {"declarer", "target", "columns", "first_card_played"}
+
+
+@pytest.mark.parametrize("variant", ["classic", "japanese"])
+def test_view_recalls_every_finished_trick_of_the_deal_with_its_leader_cards_and_winner(variant):
+    """``tricks``: each finished trick of the current deal (of the last one while the next waits),
+    built here from the server's record and the winner ``last_trick`` named when the trick ended."""
+    rng = random.Random(41)
+    state = ClassicState({"game_type": "full", "first_dealer": 3}) if variant == "classic" else JapaneseState({"target": 31})
+    keys = (CLASSIC_KEYS if variant == "classic" else JAPANESE_KEYS) | {"tricks"}
+    expected, deals_seen, checked, jokers = [], 0, 0, []
+    while not state.is_over() and state.deal_index < (8 if variant == "classic" else 3):
+        play_random(state, rng, max_moves=1)
+        deals = state.record_deals()
+        if len(deals) != deals_seen:  # a new deal: nothing played in it yet
+            expected, deals_seen = [], len(deals)
+        plays = [action for action in deals[-1]["actions"] if "play" in action]
+        if len(plays) // state.seats > len(expected):
+            cards = plays[len(expected) * state.seats : (len(expected) + 1) * state.seats]
+            expected.append({"leader": cards[0]["seat"], "cards": cards, "winner": state.last_trick[1]})
+            jokers += [card for card in cards if card["play"] in ("X1", "X2")]
+        for seat in [None, *range(state.seats)]:
+            view = state.view(seat)
+            assert set(view) == keys
+            assert view["tricks"] == expected
+            if expected:
+                assert view["last_trick"] == {"cards": expected[-1]["cards"], "winner": expected[-1]["winner"]}
+        checked += len(expected)
+    assert checked > 100
+    assert jokers and all(("joker" in card) == (variant == "classic") for card in jokers)  # each joker's call is kept
+    assert any("suit" in card for card in jokers)

@@ -13,10 +13,10 @@ from .errors import (
     InvalidOptions,
     RecordError,
 )
-from .fallback import timeout_action
 from .japanese import JapaneseOptions, JapaneseState
 from .randomplay import play_random, random_deal
 from .record import FORMAT, catch_up, new_state, replay_record, replay_text, state_from_record, to_record
+from .state import GameState
 
 __all__ = [
     "CARD_NAMES",
@@ -27,6 +27,7 @@ __all__ = [
     "ClassicOptions",
     "ClassicState",
     "EngineError",
+    "GameState",
     "IllegalAction",
     "InvalidDeal",
     "InvalidOptions",
@@ -47,6 +48,5 @@ __all__ = [
     "replay_text",
     "shuffled_deck",
     "state_from_record",
-    "timeout_action",
     "to_record",
 ]

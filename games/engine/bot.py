@@ -3,7 +3,9 @@
 API::
 
     choose_action(state, seat, rng=None, effort=1.0)  # -> ChooseTrump | Bid | Play, a legal action
+    choose_from_view(view, rng=None, effort=1.0)      # the same from the seat's view (a dict, or its JSON)
     observe(state, seat)          # -> ClassicObservation | JapaneseObservation: all the bot may know
+    observe_view(view)            # the same from the view alone
     decide(observation, rng=None, effort=1.0)         # -> the action, decided from the observation alone
 
 ``rng`` is any ``random.Random``-like object; without one the bot seeds its
@@ -12,14 +14,14 @@ answer. It serves practice tables, the classic seat of a player who left and
 the move the server makes when a clock runs out.
 
 What the bot sees
-    ``observe`` builds the observation from ``state.view(seat)`` (own hand,
-    trump, turned card, bids, tricks taken, hand counts, the trick on the
-    table, both players' face-up column cards in Japanese, the seat's legal
-    actions) plus the *plays* of the current deal, which every player at the
-    table saw, taken from the current deal's record actions (the record's
-    hands are never read). ``decide`` gets nothing else, so a bot seat knows
-    exactly what a human in that seat would know with a perfect memory of the
-    cards played in this deal.
+    ``observe_view`` builds the observation from the seat's view alone — the
+    very dict ``state.view(seat)`` returns and a protocol client receives as
+    JSON: own hand, trump, turned card, bids, tricks taken, hand counts, the
+    deal's finished tricks (``tricks``: who played which card, each joker's
+    mode and named suit) and the trick on the table, both players' face-up
+    column cards in Japanese, the seat's legal actions. ``decide`` gets nothing
+    else, so a bot seat knows exactly what a human in that seat would know
+    with a perfect memory of the cards played in this deal.
 
 How it decides: classic in bot_classic.py (determinized playouts for bids and
 cards), Japanese in bot_japanese.py, the trump choice from three cards in
@@ -28,12 +30,14 @@ bot_common.py; docs/bot.md tells the whole story.
 
 from __future__ import annotations
 
+import json
 import random as _random
 from dataclasses import dataclass, field
 
 from . import bot_classic, bot_japanese
 from .actions import Bid, ChooseTrump, Play
-from .bot_common import INDEX, MODE_OF, SUITS, choose_trump, mask_of, trump_index
+from .bot_common import choose_trump, suit_index, trump_index
+from .rules import BIT, CARD_INDEX, MODE_OF
 
 
 @dataclass
@@ -78,20 +82,22 @@ class JapaneseObservation:
     move_count: int = 0
 
 
-def _public_plays(state) -> list[tuple[int, int, int, int]]:
-    """The cards played so far in the current deal: public, every seat saw them."""
-    deals = state.record_deals()
-    if not deals:
-        return []
-    plays = []
-    for rec in deals[-1]["actions"]:
-        card = rec.get("play")
-        if card is None:
-            continue
-        suit = rec.get("suit")
-        plays.append(
-            (rec["seat"], INDEX[card], MODE_OF[rec.get("joker")], -1 if suit is None else SUITS.index(suit))
-        )
+def _mask_of(names) -> int:
+    mask = 0
+    for name in names:
+        mask |= BIT[CARD_INDEX[name]]
+    return mask
+
+
+def _play_of(rec) -> tuple[int, int, int, int]:
+    """(seat, card, joker mode, named suit) of a record play."""
+    return rec["seat"], CARD_INDEX[rec["play"]], MODE_OF[rec.get("joker")], suit_index(rec.get("suit"))
+
+
+def _plays_of_deal(view) -> list[tuple[int, int, int, int]]:
+    """Every card played so far in the view's deal, in order: the finished tricks, then the table."""
+    plays = [_play_of(rec) for trick in view["tricks"] for rec in trick["cards"]]
+    plays.extend(_play_of(rec) for rec in view["trick"])
     return plays
 
 
@@ -109,10 +115,15 @@ def _legal_from_view(view) -> list:
 
 
 def observe(state, seat: int):
-    """The observation of ``seat``: its view plus the public plays of the deal, nothing hidden."""
-    view = state.view(seat)
+    """The observation of ``seat``: what its view shows, nothing else."""
+    return observe_view(state.view(seat))
+
+
+def observe_view(view: dict):
+    """The observation of the seat whose view this is (``state.view(seat)``, or its JSON read back)."""
+    seat = view["seat"]
     in_deal = view["phase"] in ("trump", "bid", "play")
-    plays = _public_plays(state) if in_deal else []
+    plays = _plays_of_deal(view) if in_deal else []
     legal = _legal_from_view(view)
     if view["variant"] == "classic":
         return ClassicObservation(
@@ -122,8 +133,8 @@ def observe(state, seat: int):
             cards=view["cards_per_player"],
             dealer=view["dealer"],
             trump=trump_index(view["trump"]),
-            trump_card=INDEX[view["trump_card"]] if view["trump_card"] else -1,
-            hand=mask_of(view["hand"]),
+            trump_card=CARD_INDEX[view["trump_card"]] if view["trump_card"] else -1,
+            hand=_mask_of(view["hand"]),
             hand_counts=list(view["hand_counts"]),
             bids=list(view["bids"]),
             taken=list(view["tricks_taken"]),
@@ -139,9 +150,9 @@ def observe(state, seat: int):
         phase=view["phase"],
         declarer=view["declarer"],
         trump=trump_index(view["trump"]),
-        hand=mask_of(view["hand"]),
-        face_up=[mask_of(col["up"] for col in columns[s] if col) for s in (0, 1)],
-        columns=[[INDEX[col["up"]] for col in columns[s] if col] for s in (0, 1)],
+        hand=_mask_of(view["hand"]),
+        face_up=[_mask_of(col["up"] for col in columns[s] if col) for s in (0, 1)],
+        columns=[[CARD_INDEX[col["up"]] for col in columns[s] if col] for s in (0, 1)],
         hand_counts=list(view["hand_counts"]),
         first_card_played=list(view["first_card_played"]),
         taken=list(view["tricks_taken"]),
@@ -158,9 +169,18 @@ def choose_action(state, seat: int, rng=None, effort: float = 1.0):
     ``effort`` scales how many playouts a decision may spend (1.0: the full
     budget, well under 50 ms; less for a faster, weaker move).
     """
-    obs = observe(state, seat)
-    if not obs.legal:
+    if seat != state.to_act:
         raise ValueError(f"seat {seat} has no move now (to act: {state.to_act})")
+    return choose_from_view(state.view(seat), rng, effort)
+
+
+def choose_from_view(view, rng=None, effort: float = 1.0):
+    """The bot's move for the seat whose view this is (a dict, or the JSON text a client receives)."""
+    if isinstance(view, str):
+        view = json.loads(view)
+    obs = observe_view(view)
+    if not obs.legal:
+        raise ValueError(f"seat {obs.seat} has no move now (to act: {view['to_act']})")
     return decide(obs, rng, effort)
 
 

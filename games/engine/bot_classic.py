@@ -32,34 +32,38 @@ stays far below 50 ms on one core.
 from __future__ import annotations
 
 from .actions import Bid, Play
-from .bot_common import (
+from .bot_common import bits, highest_rank, lowest_rank, suit_index
+from .rules import (
     ABOVE,
     BELOW,
+    CARD_INDEX,
+    CARD_NAMES,
     FULL_DECK,
-    INDEX,
-    JOKERS,
-    M_DISCARD,
-    M_TAKE,
-    MODE_NAME,
+    GOLDEN,
+    JOKER_MASK,
+    LED_STRENGTH,
+    MISERE,
+    MODE_DISCARD,
+    MODE_NAMES,
     MODE_OF,
-    NAMES,
+    MODE_TAKE,
+    NORMAL,
     RANK_OF,
+    STRENGTH,
     SUIT_MASK,
     SUIT_OF,
     SUITS,
+    TAKE_AT,
+    TRUMP_STRENGTH,
     X1,
     X2,
-    bits,
-    highest_rank,
-    lowest_rank,
-    suit_index,
+    classic_beaters,
+    classic_trick_winner,
+    lead_of,
+    legal_follow,
+    play_strength,
+    player_score,
 )
-
-NORMAL = "normal"
-GOLDEN = "golden"
-NO_TRUMP = "no_trump"
-DARK = "dark"
-MISERE = "misere"
 
 # Share of an opponent's moves in a playout that follow the purposeful policy (the rest are random).
 OPPONENT_RATIONAL = 0.6
@@ -71,23 +75,6 @@ MAX_SAMPLES = 100
 FINALISTS = 3
 RESERVE_JOKERS = True
 RESERVE_MASTERS = True
-
-
-def deal_value(kind: str, bid, took: int, cards: int, khishti) -> int:
-    """A player's score for a deal (rules.md 2.7)."""
-    if kind == GOLDEN:
-        return 100 * took
-    if kind == MISERE:
-        return 100 * cards if took == cards else -100 * took
-    if took == bid:
-        if bid == 0:
-            return 50
-        if bid == cards:
-            return 100 * cards
-        return 50 * (bid + 1)
-    if took == 0:
-        return -(100 * cards if khishti == "per_card" else khishti)
-    return 10 * took
 
 
 # --- what is known of the unseen cards ----------------------------------------------------------
@@ -121,7 +108,7 @@ class ClassicKnowledge:
             played |= 1 << lead
             if lead == X1 or lead == X2:
                 led = named
-                must_high = lead_mode == M_TAKE
+                must_high = lead_mode == MODE_TAKE
             else:
                 led = SUIT_OF[lead]
                 must_high = False
@@ -196,55 +183,9 @@ class ClassicKnowledge:
 # --- the playout policy -----------------------------------------------------------------------------
 
 
-def legal_follow(hand: int, led: int, must_high: bool, trump_mask: int) -> int:
-    """Cards a follower may play (rules.md 2.4-2.5)."""
-    jokers = hand & JOKERS
-    follow = hand & SUIT_MASK[led]
-    if follow:
-        if must_high:
-            return (1 << (follow.bit_length() - 1)) | jokers
-        return follow | jokers
-    trumps = hand & trump_mask
-    if trumps:
-        return trumps | jokers
-    return hand
-
-
-def beaters(legal: int, win_key: int, win_card: int, led: int, trump_mask: int) -> int:
-    """The cards of ``legal`` that would take the trick from the current winner (jokers as take)."""
-    jokers = legal & JOKERS
-    if win_key >= 1000:
-        return jokers
-    if win_key >= 200:
-        return (legal & trump_mask & ABOVE[win_card]) | jokers
-    if win_key >= 100:
-        return (legal & ABOVE[win_card]) | (legal & trump_mask) | jokers
-    return (legal & (SUIT_MASK[led] | trump_mask)) | jokers
-
-
-def card_key(card: int, mode: int, pos: int, trump: int, led: int) -> int:
-    """Strength of a card in the trick, as the engine ranks it (higher wins)."""
-    if card == X1 or card == X2:
-        return 1000 + pos if mode == M_TAKE else -1
-    suit = card // 9
-    if suit == trump:
-        return 200 + card
-    if suit == led:
-        return 100 + card
-    return -1
-
-
-def lead_key(card: int, mode: int, named: int, trump: int):
-    """(led suit, must play highest, key) of a card that leads."""
-    if card == X1 or card == X2:
-        return named, mode == M_TAKE, (1001 if mode == M_TAKE else -1)
-    suit = card // 9
-    return suit, False, (200 + card if suit == trump else 100 + card)
-
-
 def _choose_lead(hand: int, seat: int, hands, trump: int, trump_mask: int, want: bool):
     """(card, mode, named suit) the policy leads."""
-    plain = hand & ~JOKERS
+    plain = hand & ~JOKER_MASK
     others = 0
     for s in range(4):
         if s != seat:
@@ -272,12 +213,12 @@ def _choose_lead(hand: int, seat: int, hands, trump: int, trump_mask: int, want:
             top = trumps.bit_length() - 1
             if not others & ABOVE[top]:
                 return top, 0, -1
-        if hand & JOKERS:
+        if hand & JOKER_MASK:
             joker = X1 if hand & 1 else X2
             if trump >= 0 and others & trump_mask:
-                return joker, M_TAKE, trump
+                return joker, MODE_TAKE, trump
             named = max(range(4), key=lambda s: (hand & SUIT_MASK[s]).bit_count())
-            return joker, M_TAKE, named
+            return joker, MODE_TAKE, named
         return highest_rank(plain, trump_mask), 0, -1
     side = plain & ~trump_mask
     if side:
@@ -290,7 +231,7 @@ def _choose_lead(hand: int, seat: int, hands, trump: int, trump_mask: int, want:
         return lowest_rank(plain), 0, -1
     joker = X1 if hand & 1 else X2
     named = max(range(4), key=lambda s: (others & SUIT_MASK[s]).bit_count())
-    return joker, M_DISCARD, named
+    return joker, MODE_DISCARD, named
 
 
 def _choose_follow(
@@ -298,9 +239,9 @@ def _choose_follow(
 ):
     """(card, mode) the policy plays on a trick already led; ``keep`` jokers are saved for later."""
     legal = legal_follow(hand, led, must_high, trump_mask)
-    beat = beaters(legal, win_key, win_card, led, trump_mask)
-    plain_beat = beat & ~JOKERS
-    jokers = legal & JOKERS
+    beat = classic_beaters(legal, win_key, win_card, led, trump_mask)
+    plain_beat = beat & ~JOKER_MASK
+    jokers = legal & JOKER_MASK
     if want:
         if plain_beat:
             if pos == 4:
@@ -308,42 +249,39 @@ def _choose_follow(
                 pick = in_suit or plain_beat
                 return (pick & -pick).bit_length() - 1, 0
             # The lowest card that beats the best ordinary card anybody still to play could answer with.
-            threat = -1
+            row = STRENGTH[trump + 1][led]
+            threat = threat_card = -1
             for k in range(1, 5 - pos):
                 their = legal_follow(hands[(seat + k) & 3], led, must_high, trump_mask)
-                trumps = their & trump_mask
-                if trumps:
-                    key = 200 + trumps.bit_length() - 1
-                else:
-                    in_suit = their & SUIT_MASK[led]
-                    key = 100 + in_suit.bit_length() - 1 if in_suit else -1
-                threat = max(threat, key)
-            if threat < 200:
-                above = (
-                    plain_beat & SUIT_MASK[led] & ~((1 << (threat - 99)) - 1)
-                    if threat >= 100
-                    else plain_beat & SUIT_MASK[led]
-                )
+                top = their & trump_mask or their & SUIT_MASK[led]  # their strongest ordinary answer
+                if top:
+                    card = top.bit_length() - 1
+                    if row[card] > threat:
+                        threat, threat_card = row[card], card
+            if threat < TRUMP_STRENGTH:
+                above = plain_beat & SUIT_MASK[led]
+                if threat >= LED_STRENGTH:
+                    above &= ABOVE[threat_card]
                 if above:
                     return (above & -above).bit_length() - 1, 0
                 trumps = plain_beat & trump_mask
                 if trumps:
                     return (trumps & -trumps).bit_length() - 1, 0
             else:
-                trumps = plain_beat & trump_mask & ~((1 << (threat - 199)) - 1)
+                trumps = plain_beat & ABOVE[threat_card]
                 if trumps:
                     return (trumps & -trumps).bit_length() - 1, 0
             if jokers:
-                return (jokers & -jokers).bit_length() - 1, M_TAKE
+                return (jokers & -jokers).bit_length() - 1, MODE_TAKE
             return highest_rank(plain_beat, trump_mask), 0
         if jokers:
-            return (jokers & -jokers).bit_length() - 1, M_TAKE
-        return lowest_rank(legal & ~JOKERS, trump_mask), 0
-    safe = legal & ~beat & ~JOKERS
+            return (jokers & -jokers).bit_length() - 1, MODE_TAKE
+        return lowest_rank(legal & ~JOKER_MASK, trump_mask), 0
+    safe = legal & ~beat & ~JOKER_MASK
     if safe:
         return highest_rank(safe, trump_mask), 0
     if jokers and (jokers.bit_count() > keep or not plain_beat):
-        return (jokers & -jokers).bit_length() - 1, M_DISCARD
+        return (jokers & -jokers).bit_length() - 1, MODE_DISCARD
     if pos == 4:  # the trick is ours whatever we play: get rid of the biggest card
         return highest_rank(plain_beat, trump_mask), 0
     return lowest_rank(plain_beat, trump_mask), 0
@@ -353,27 +291,32 @@ def _random_card(legal: int, leading: bool, rnd):
     cards = bits(legal)
     c = cards[int(rnd() * len(cards))]
     if c == X1 or c == X2:
-        return c, (M_TAKE if rnd() < 0.5 else M_DISCARD), (int(rnd() * 4) if leading else -1)
+        return c, (MODE_TAKE if rnd() < 0.5 else MODE_DISCARD), (int(rnd() * 4) if leading else -1)
     return c, 0, -1
 
 
-def playout(hands, trump, trick, leader, tricks_left, taken, bids, kind, rnd, rational) -> list[int]:
+def playout(hands, trump, trick, leader, tricks_left, taken, bids, kind, rnd, rational, trace=None) -> list[int]:
     """Play a fully dealt deal to its end; returns the tricks taken by seat.
 
     ``hands`` is changed. ``trick`` lists the (seat, card, mode, named) of the
     trick in progress; ``bids`` the targets seats play for; ``rational`` per
-    seat the share of purposeful moves.
+    seat the share of purposeful moves. ``trace``, a list, receives every card
+    played as (seat, card, mode, named) (the tests hold it against the engine).
     """
     trump_mask = SUIT_MASK[trump] if trump >= 0 else 0
+    strength = STRENGTH[trump + 1]
     golden = kind == GOLDEN
     misere = kind == MISERE
     while tricks_left:
         if trick:
             s0, c0, m0, n0 = trick[0]
-            led, must_high, win_key = lead_key(c0, m0, n0, trump)
+            led, must_high = lead_of(c0, m0, n0)
+            row = strength[led]
+            win_key = play_strength(row, c0, m0, 0)
             win_card, win_seat = c0, s0
-            for pos, (s, c, m, _n) in enumerate(trick[1:], 2):
-                k = card_key(c, m, pos, trump, led)
+            for position in range(1, len(trick)):
+                s, c, m, _n = trick[position]
+                k = play_strength(row, c, m, position)
                 if k > win_key:
                     win_key, win_card, win_seat = k, c, s
             seat = (trick[-1][0] + 1) & 3
@@ -393,7 +336,7 @@ def playout(hands, trump, trick, leader, tricks_left, taken, bids, kind, rnd, ra
                 need = bids[seat] - taken[seat]
                 want = need != 0
                 if 0 < need < tricks_left and RESERVE_JOKERS:
-                    sure = (hand & JOKERS).bit_count()
+                    sure = (hand & JOKER_MASK).bit_count()
                     if RESERVE_MASTERS and trump_mask and sure < need:
                         # Trumps above every trump the others hold win whenever they are played.
                         others = (hands[0] | hands[1] | hands[2] | hands[3]) & ~hand & trump_mask
@@ -401,14 +344,18 @@ def playout(hands, trump, trick, leader, tricks_left, taken, bids, kind, rnd, ra
                     if need <= sure:
                         # Sure winners alone can make the bid: duck now and keep them for the end.
                         want = False
-                        keep = min(need, (hand & JOKERS).bit_count())
+                        keep = min(need, (hand & JOKER_MASK).bit_count())
             if pos == 1:
                 if rnd() < rational[seat]:
                     c, m, named = _choose_lead(hand, seat, hands, trump, trump_mask, want)
                 else:
                     c, m, named = _random_card(hand, True, rnd)
-                led, must_high, win_key = lead_key(c, m, named, trump)
+                led, must_high = lead_of(c, m, named)
+                row = strength[led]
+                win_key = play_strength(row, c, m, 0)
                 win_card, win_seat = c, seat
+                if trace is not None:
+                    trace.append((seat, c, m, named))
             else:
                 if rnd() < rational[seat]:
                     c, m = _choose_follow(
@@ -428,15 +375,13 @@ def playout(hands, trump, trick, leader, tricks_left, taken, bids, kind, rnd, ra
                 else:
                     cards = bits(legal_follow(hand, led, must_high, trump_mask))
                     c = cards[int(rnd() * len(cards))]
-                    m = (M_TAKE if rnd() < 0.5 else M_DISCARD) if c == X1 or c == X2 else 0
-                # The card's strength in the trick (card_key, inlined: this is the hottest loop).
-                if c == X1 or c == X2:
-                    k = 1000 + pos if m == M_TAKE else -1
-                else:
-                    suit = c // 9
-                    k = 200 + c if suit == trump else 100 + c if suit == led else -1
+                    m = (MODE_TAKE if rnd() < 0.5 else MODE_DISCARD) if c == X1 or c == X2 else 0
+                # play_strength at position pos - 1, inlined: this is the hottest loop (a joker's row entry is -1).
+                k = TAKE_AT[pos - 1] if m == MODE_TAKE else row[c]
                 if k > win_key:
                     win_key, win_card, win_seat = k, c, seat
+                if trace is not None:
+                    trace.append((seat, c, m, -1))
             hands[seat] = hand ^ (1 << c)
             seat = (seat + 1) & 3
             pos += 1
@@ -454,10 +399,10 @@ _QUICK_SIDE = (0.0, 0.0, 0.0, 0.0, 0.0, 0.05, 0.15, 0.35, 0.75)
 
 def quick_bid(hand: int, trump: int, cards: int) -> int:
     """A rough bid from high cards and trump length: how the bot expects an opponent to bid."""
-    est = (hand & JOKERS).bit_count() * 0.95
+    est = (hand & JOKER_MASK).bit_count() * 0.95
     trump_mask = SUIT_MASK[trump] if trump >= 0 else 0
     trumps = (hand & trump_mask).bit_count()
-    for c in bits(hand & ~JOKERS):
+    for c in bits(hand & ~JOKER_MASK):
         if trump_mask >> c & 1:
             est += _QUICK_TRUMP[RANK_OF[c]]
         else:
@@ -518,7 +463,7 @@ def choose_bid(obs, rng, effort: float = 1.0) -> int:
         taken = playout(
             list(hands), trump, None, leader, n, [0, 0, 0, 0], bids, NORMAL, iter(stream).__next__, rational
         )
-        return deal_value(NORMAL, cand, taken[me], n, khishti)
+        return player_score(NORMAL, cand, taken[me], n, khishti)
 
     return _best_by_playouts(legal_bids, sample, run, steps, BID_BUDGET, lambda b: -abs(b - n / 4.0), effort)
 
@@ -577,7 +522,7 @@ def _distinct_plays(obs, know: ClassicKnowledge) -> list[tuple[int, int, int]]:
     seen_joker_modes = set()
     chosen_plain = []
     for action in obs.legal:
-        card = INDEX[action.card]
+        card = CARD_INDEX[action.card]
         mode = MODE_OF[action.joker]
         named = suit_index(action.suit)
         if card == X1 or card == X2:
@@ -630,17 +575,12 @@ def choose_play(obs, rng, effort: float = 1.0):
         if len(cur) == 4:
             # Our card completes the trick: settle it here, then play on.
             taken = list(taken0)
-            led, _must_high, win_key = lead_key(cur[0][1], cur[0][2], cur[0][3], trump)
-            win_seat = cur[0][0]
-            for pos, (s, c, m, _n) in enumerate(cur[1:], 2):
-                k = card_key(c, m, pos, trump, led)
-                if k > win_key:
-                    win_key, win_seat = k, s
+            win_seat = classic_trick_winner(cur, trump)
             taken[win_seat] += 1
             taken = playout(hs, trump, None, win_seat, tricks_left - 1, taken, bids, kind, rnd, rational)
         else:
             taken = playout(hs, trump, cur, leader, tricks_left, list(taken0), bids, kind, rnd, rational)
-        return deal_value(kind, bids[me], taken[me], n, obs.khishti)
+        return player_score(kind, bids[me], taken[me], n, obs.khishti)
 
     best = _best_by_playouts(candidates, sample, run, max(1, steps), PLAY_BUDGET, _tie_key, effort)
     return _as_action(me, best)
@@ -654,7 +594,7 @@ def _tie_key(cand) -> float:
 
 def _as_action(seat: int, cand) -> Play:
     card, mode, named = cand
-    return Play(seat, NAMES[card], MODE_NAME[mode], SUITS[named] if named >= 0 else None)
+    return Play(seat, CARD_NAMES[card], MODE_NAMES[mode], SUITS[named] if named >= 0 else None)
 
 
 def choose_action(obs, rng, effort: float = 1.0):

@@ -1,40 +1,14 @@
 """Card tools shared by the bot's classic and Japanese players (see bot.py).
 
-Cards use the engine's numbering: index = suit * 9 + rank (suits S C D H, ranks
-6..A), with the jokers where 6S (X1 = 0) and 6C (X2 = 9) would be, so a hand is
-a 36-bit mask and "cards above c in its suit" is one mask away. The bot keeps
-its own copy of these tables so that it depends only on the engine's public
-card names.
+Cards use the engine's numbering and tables (``games.engine.rules`` exports
+them): index = suit * 9 + rank (suits S C D H, ranks 6..A), with the jokers
+where 6S (X1 = 0) and 6C (X2 = 9) would be, so a hand is a 36-bit mask and
+"cards above c in its suit" is one mask away.
 """
 
 from __future__ import annotations
 
-RANKS = "6789TJQKA"
-SUITS = "SCDH"
-X1 = 0
-X2 = 9
-JOKERS = (1 << X1) | (1 << X2)
-FULL_DECK = (1 << 36) - 1
-NAMES: tuple[str, ...] = tuple(
-    ("X1" if c == X1 else "X2" if c == X2 else RANKS[c % 9] + SUITS[c // 9]) for c in range(36)
-)
-INDEX: dict[str, int] = {name: c for c, name in enumerate(NAMES)}
-SUIT_OF: tuple[int, ...] = tuple(-1 if c in (X1, X2) else c // 9 for c in range(36))
-RANK_OF: tuple[int, ...] = tuple(-1 if c in (X1, X2) else c % 9 for c in range(36))
-SUIT_MASK: tuple[int, ...] = tuple((0x1FF << (9 * s)) & ~JOKERS for s in range(4))
-# Cards of the same suit ranked above / below each card (empty for the jokers).
-ABOVE: tuple[int, ...] = tuple(
-    0 if c in (X1, X2) else SUIT_MASK[c // 9] & ~((1 << (c + 1)) - 1) for c in range(36)
-)
-BELOW: tuple[int, ...] = tuple(0 if c in (X1, X2) else SUIT_MASK[c // 9] & ((1 << c) - 1) for c in range(36))
-
-# Joker modes as the bot keeps them.
-M_NONE = 0
-M_TAKE = 1
-M_DISCARD = 2
-MODE_OF = {None: M_NONE, "take": M_TAKE, "discard": M_DISCARD}
-MODE_NAME = {M_NONE: None, M_TAKE: "take", M_DISCARD: "discard"}
-
+from .rules import JOKER_MASK, RANK_OF, SUIT_INDEX, SUIT_OF, SUITS
 
 # The card indices of every 9-bit suit pattern, for each suit's offset: bits() is four lookups.
 _BITS9 = tuple(tuple(tuple(9 * s + r for r in range(9) if m >> r & 1) for m in range(512)) for s in range(4))
@@ -46,16 +20,9 @@ def bits(mask: int) -> list[int]:
     return _B0[mask & 511] + _B1[(mask >> 9) & 511] + _B2[(mask >> 18) & 511] + _B3[mask >> 27]
 
 
-def mask_of(names) -> int:
-    mask = 0
-    for name in names:
-        mask |= 1 << INDEX[name]
-    return mask
-
-
 def suit_index(name) -> int:
     """A suit letter as 0-3; None (no suit named) as -1."""
-    return -1 if name is None else SUITS.index(name)
+    return -1 if name is None else SUIT_INDEX[name]
 
 
 def trump_index(name):
@@ -64,7 +31,7 @@ def trump_index(name):
         return None
     if name == "none":
         return -1
-    return SUITS.index(name)
+    return SUIT_INDEX[name]
 
 
 def lowest(mask: int) -> int:
@@ -107,23 +74,6 @@ def highest_rank(mask: int, trump_mask: int = 0) -> int:
     return card
 
 
-def binom_below(m: int, p: float, k: int) -> float:
-    """P(Binomial(m, p) < k)."""
-    if k <= 0:
-        return 0.0
-    if p <= 0.0:
-        return 1.0
-    if p >= 1.0:
-        return 1.0 if m < k else 0.0
-    total = 0.0
-    term = (1.0 - p) ** m
-    ratio = p / (1.0 - p)
-    for x in range(min(k, m + 1)):
-        total += term
-        term *= (m - x) / (x + 1) * ratio
-    return min(1.0, total)
-
-
 _TRUMP_RANK_WEIGHT = (0.0, 0.0, 0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1.0)
 
 
@@ -137,7 +87,7 @@ def choose_trump(hand: int):
     score = [0.0] * 4
     count = [0] * 4
     tops = 0
-    for c in bits(hand & ~JOKERS):
+    for c in bits(hand & ~JOKER_MASK):
         s = SUIT_OF[c]
         count[s] += 1
         score[s] += 1.0 + _TRUMP_RANK_WEIGHT[RANK_OF[c]]

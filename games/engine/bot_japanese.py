@@ -26,40 +26,32 @@ Determinized playouts, as for classic (bot_classic.py):
 from __future__ import annotations
 
 from .actions import Play
-from .bot_classic import _best_by_playouts, _random_stream, legal_follow
-from .bot_common import (
+from .bot_classic import _best_by_playouts, _random_stream
+from .bot_common import bits, suit_index
+from .rules import (
     ABOVE,
     BELOW,
+    CARD_INDEX,
+    CARD_NAMES,
     FULL_DECK,
-    INDEX,
-    JOKERS,
-    NAMES,
+    JOKER_MASK,
+    MODE_TAKE,
     RANK_OF,
     SUIT_MASK,
     SUIT_OF,
     SUITS,
     X1,
     X2,
-    bits,
-    suit_index,
+    japanese_beaters,
+    japanese_follower_wins,
+    lead_of,
+    legal_follow,
+    play_from_column,
 )
 
 OPPONENT_RATIONAL = 0.6
 PLAY_BUDGET = 4000
 TRICKS = 18
-
-
-def follower_wins(lead: int, named: int, follow: int, trump: int) -> bool:
-    """Who takes a Japanese trick (rules.md 3.4): True when the follower's card wins."""
-    if follow == X1 or follow == X2:
-        return True
-    follow_suit = follow // 9
-    if lead == X1 or lead == X2:
-        return trump >= 0 and named != trump and follow_suit == trump
-    lead_suit = lead // 9
-    if follow_suit == trump and lead_suit != trump:
-        return True
-    return follow_suit == lead_suit and follow > lead
 
 
 class JapaneseKnowledge:
@@ -99,14 +91,15 @@ class JapaneseKnowledge:
 
 
 class _Table:
-    """Both players' cards during a playout: hands, live columns [face_down, face_up], first-card flags."""
+    """Both players' cards during a playout: hands, columns [face_down, face_up] (the live ones,
+    or None for an emptied one), first-card flags."""
 
     __slots__ = ("cols", "first_done", "hands", "ups")
 
     def __init__(self, hands, cols, first_done):
         self.hands = hands
         self.cols = cols
-        self.ups = [sum(1 << up for _d, up in cols[0]), sum(1 << up for _d, up in cols[1])]
+        self.ups = [sum(1 << col[1] for col in cols[s] if col is not None) for s in (0, 1)]
         self.first_done = first_done
 
     def available(self, seat: int) -> int:
@@ -119,26 +112,17 @@ class _Table:
             self.hands[seat] ^= bit
             return
         cols = self.cols[seat]
-        for i, (down, up) in enumerate(cols):
-            if up == card:
-                del cols[i]
-                hand = self.hands[seat] | (1 << down)
-                self.ups[seat] ^= bit
-                if len(cols) == 1:  # one of two columns played: the table clears into the hand
-                    d, u = cols.pop()
-                    hand |= (1 << d) | (1 << u)
-                    self.ups[seat] = 0
-                self.hands[seat] = hand
-                return
+        index = next(i for i, col in enumerate(cols) if col is not None and col[1] == card)
+        self.hands[seat], self.ups[seat] = play_from_column(cols, index, self.hands[seat], self.ups[seat])
 
 
 # Every card of each rank (jokers aside).
-_RANK_MASK = tuple(sum(1 << (9 * s + r) for s in range(4)) & ~JOKERS for r in range(9))
+_RANK_MASK = tuple(sum(1 << (9 * s + r) for s in range(4)) & ~JOKER_MASK for r in range(9))
 
 
 def _lowest_useful_first(mask: int, ups: int, trump_mask: int) -> int:
     """The lowest card of ``mask`` (side suits before trumps), a face-up card before a hand card."""
-    plain = mask & ~JOKERS
+    plain = mask & ~JOKER_MASK
     if not plain:
         return (mask & -mask).bit_length() - 1
     side = plain & ~trump_mask
@@ -155,20 +139,11 @@ def _lowest_useful_first(mask: int, ups: int, trump_mask: int) -> int:
     return (pick & -pick).bit_length() - 1
 
 
-def _winners(legal: int, lead: int, named: int, trump: int, trump_mask: int) -> int:
-    """The ordinary cards of ``legal`` that take the trick from ``lead`` (rules.md 3.4)."""
-    if lead == X1 or lead == X2:
-        return legal & trump_mask if trump >= 0 and named != trump else 0
-    if lead // 9 == trump:
-        return legal & ABOVE[lead]
-    return (legal & ABOVE[lead]) | (legal & trump_mask)
-
-
 def _policy_lead(table: _Table, seat: int, trump: int, trump_mask: int):
     avail = table.available(seat)
     theirs = table.available(1 - seat)
     safe = 0
-    if not theirs & JOKERS:  # a joker answers anything
+    if not theirs & JOKER_MASK:  # a joker answers anything
         their_trumps = theirs & trump_mask
         for suit in range(4):
             mine = avail & SUIT_MASK[suit]
@@ -181,9 +156,9 @@ def _policy_lead(table: _Table, seat: int, trump: int, trump_mask: int):
                 safe |= mine
     if safe:
         return _lowest_useful_first(safe, table.ups[seat], trump_mask), -1
-    jokers = avail & JOKERS
+    jokers = avail & JOKER_MASK
     if jokers:
-        plain = theirs & ~JOKERS
+        plain = theirs & ~JOKER_MASK
         if plain:
             if trump >= 0 and plain & trump_mask:
                 named = trump
@@ -196,18 +171,17 @@ def _policy_lead(table: _Table, seat: int, trump: int, trump_mask: int):
 
 def _policy_follow(table: _Table, seat: int, lead: int, named: int, trump: int, trump_mask: int) -> int:
     avail = table.available(seat)
-    joker_led = lead == X1 or lead == X2
-    suit = named if joker_led else lead // 9
+    suit, joker_led = lead_of(lead, MODE_TAKE, named)  # a Japanese joker always takes
     legal = legal_follow(avail, suit, joker_led, trump_mask)
-    winners = _winners(legal & ~JOKERS, lead, named, trump, trump_mask)
+    winners = japanese_beaters(legal, lead, named, trump, trump_mask)
     if winners:
         in_suit = winners & SUIT_MASK[suit]
         pick = in_suit or winners
         return _lowest_useful_first(pick, table.ups[seat], trump_mask)
-    jokers = legal & JOKERS
+    jokers = legal & JOKER_MASK
     if jokers and not joker_led and (lead // 9 == trump or lead % 9 >= 7):
         return (jokers & -jokers).bit_length() - 1
-    plain = legal & ~JOKERS
+    plain = legal & ~JOKER_MASK
     if plain:
         return _lowest_useful_first(plain, table.ups[seat], trump_mask)
     return (jokers & -jokers).bit_length() - 1
@@ -220,9 +194,10 @@ def _random_available(legal: int, leading: bool, rnd):
 
 
 def playout(
-    table: _Table, trump: int, lead, leader: int, tricks_left: int, taken, rnd, rational
+    table: _Table, trump: int, lead, leader: int, tricks_left: int, taken, rnd, rational, trace=None
 ) -> list[int]:
-    """Play the deal to its end; ``lead`` is (seat, card, named) of a trick waiting for its answer."""
+    """Play the deal to its end; ``lead`` is (seat, card, named) of a trick waiting for its answer.
+    ``trace``, a list, receives every card played as (seat, card, named) (the tests hold it against the engine)."""
     trump_mask = SUIT_MASK[trump] if trump >= 0 else 0
     while tricks_left:
         if lead is None:
@@ -232,6 +207,8 @@ def playout(
             else:
                 card, named = _random_available(table.available(seat), True, rnd)
             table.play(seat, card)
+            if trace is not None:
+                trace.append((seat, card, named))
         else:
             seat, card, named = lead
             lead = None
@@ -240,11 +217,12 @@ def playout(
             answer = _policy_follow(table, other, card, named, trump, trump_mask)
         else:
             avail = table.available(other)
-            joker_led = card == X1 or card == X2
-            suit = named if joker_led else card // 9
+            suit, joker_led = lead_of(card, MODE_TAKE, named)
             answer, _ = _random_available(legal_follow(avail, suit, joker_led, trump_mask), False, rnd)
         table.play(other, answer)
-        winner = other if follower_wins(card, named, answer, trump) else seat
+        if trace is not None:
+            trace.append((other, answer, -1))
+        winner = other if japanese_follower_wins(card, named, answer, trump) else seat
         taken[winner] += 1
         leader = winner
         tricks_left -= 1
@@ -263,7 +241,7 @@ def _distinct_plays(obs, know: JapaneseKnowledge) -> list[tuple[int, int]]:
     jokers_seen = set()
     plain = []
     for action in obs.legal:
-        card = INDEX[action.card]
+        card = CARD_INDEX[action.card]
         named = suit_index(action.suit)
         if card == X1 or card == X2:
             if named not in jokers_seen:
@@ -317,7 +295,7 @@ def choose_play(obs, rng, effort: float = 1.0) -> Play:
             taken = playout(table, trump, (me, card, named), me, tricks_left, taken, rnd, rational)
         else:
             lead_seat, lead_card, _mode, lead_named = pending
-            winner = me if follower_wins(lead_card, lead_named, card, trump) else lead_seat
+            winner = me if japanese_follower_wins(lead_card, lead_named, card, trump) else lead_seat
             taken[winner] += 1
             taken = playout(table, trump, None, winner, tricks_left - 1, taken, rnd, rational)
         return taken[me] - taken[opp]
@@ -334,4 +312,4 @@ def _tie_key(cand) -> float:
 
 def _as_action(seat: int, cand) -> Play:
     card, named = cand
-    return Play(seat, NAMES[card], None, SUITS[named] if named >= 0 else None)
+    return Play(seat, CARD_NAMES[card], None, SUITS[named] if named >= 0 else None)

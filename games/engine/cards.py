@@ -35,15 +35,18 @@ SUIT_OF: tuple[int, ...] = tuple(NO_SUIT if idx in (X1, X2) else idx // 9 for id
 # Ordinary cards of each suit (the joker bits are left out).
 SUIT_MASK: tuple[int, ...] = tuple((0x1FF << (9 * s)) & ~JOKER_MASK for s in range(4))
 BIT: tuple[int, ...] = tuple(1 << idx for idx in range(36))
+# Rank of each card (0 = six .. 8 = ace); jokers have none.
+RANK_OF: tuple[int, ...] = tuple(-1 if SUIT_OF[idx] == NO_SUIT else idx % 9 for idx in range(36))
+# Cards of the same suit ranked above / below each card (empty for the jokers).
+ABOVE: tuple[int, ...] = tuple(
+    0 if SUIT_OF[idx] == NO_SUIT else SUIT_MASK[SUIT_OF[idx]] & ~((1 << (idx + 1)) - 1) for idx in range(36)
+)
+BELOW: tuple[int, ...] = tuple(0 if SUIT_OF[idx] == NO_SUIT else SUIT_MASK[SUIT_OF[idx]] & ((1 << idx) - 1) for idx in range(36))
 
 # Display order of a hand: jokers, then spades, clubs, diamonds, hearts, each high to low.
 _DISPLAY_ORDER: tuple[int, ...] = (X1, X2) + tuple(
     s * 9 + r for s in range(4) for r in range(8, -1, -1) if s * 9 + r not in (X1, X2)
 )
-
-
-def is_joker(idx: int) -> bool:
-    return idx == X1 or idx == X2
 
 
 def card_index(name: object) -> int:
@@ -105,16 +108,6 @@ def indices_mask(indices) -> int:
     for idx in indices:
         mask |= 1 << idx
     return mask
-
-
-def highest_in(mask: int) -> int:
-    """Index of the highest card of a non-empty single-suit mask."""
-    return mask.bit_length() - 1
-
-
-def suit_to_str(suit: int) -> str:
-    """Record form of a trump: a suit letter, or "none"."""
-    return "none" if suit == NO_SUIT else SUITS[suit]
 
 
 def full_deck() -> list[str]:

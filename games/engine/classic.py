@@ -1,11 +1,13 @@
 """Classic Joker: four players, bids, pulkas, the score sheet (rules.md section 2).
 
 Speed matters (bots and benchmarks play many thousands of games), so a state
-keeps hands as 36-bit masks, the current trick's winner incrementally, and a
-precomputed "strength" table per (trump, led suit). The public API (``apply``,
-``legal_actions``, ``view``) validates and then calls the same internal
-mutators (``_choose_trump``, ``_bid``, ``_play``) and the same legality code
-(``_legal_mask``) that the fast random-play path in ``randomplay.py`` uses.
+keeps hands as 36-bit masks, the current trick's winner incrementally, and the
+strength table of rules.py per (trump, led suit). The rules themselves (what may
+follow, who takes a trick, what a deal scores) live in rules.py; what the two
+variants share (checks, ``apply``, ``legal_actions``, the common view) in
+state.py. The public API validates and then calls the same internal mutators
+(``_choose_trump``, ``_bid``, ``_play``) that the fast random-play path in
+``randomplay.py`` uses.
 """
 
 from __future__ import annotations
@@ -13,29 +15,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from .actions import Bid, ChooseTrump, Play, action_from_record
+from .actions import Bid
 from .cards import (
     BIT,
-    CARD_INDEX,
     CARD_NAMES,
-    JOKER_MASK,
     NO_SUIT,
-    SUIT_INDEX,
     SUIT_MASK,
     SUIT_OF,
     SUITS,
-    X1,
-    X2,
     check_distinct,
     dealt_indices,
     hand_mask,
-    indices_mask,
-    mask_to_cards,
-    mask_to_indices,
 )
 from .common import (
     H_BID,
-    H_PLAY,
     H_TRUMP,
     MODE_OF,
     P_BID,
@@ -43,21 +36,29 @@ from .common import (
     P_OVER,
     P_PLAY,
     P_TRUMP,
+    PLAIN_PLAYS,
     history_entry_to_record,
     ranks_by_total,
-    trick_to_public,
-    trump_from_public,
 )
 from .errors import IllegalAction, InvalidDeal, InvalidOptions
+from .rules import (
+    BIDDING_KINDS,
+    DARK,
+    GOLDEN,
+    MISERE,
+    NO_TRUMP,
+    NORMAL,
+    STRENGTH,
+    TAKE_AT,
+    TAKE_STRENGTH,
+    deal_score,
+    lead_of,
+    legal_follow,
+    special_score,
+)
+from .state import GameOptions, GameState
 
 # --- the schedule of deals -------------------------------------------------------------------
-
-NORMAL = "normal"
-GOLDEN = "golden"
-NO_TRUMP = "no_trump"
-DARK = "dark"
-MISERE = "misere"
-BIDDING_KINDS = (NORMAL, NO_TRUMP, DARK)
 
 _UP = (1, 2, 3, 4, 5, 6, 7, 8)
 _NINES = (9, 9, 9, 9)
@@ -93,60 +94,19 @@ def _plan(game_type: str) -> tuple[DealSpec, ...]:
 
 PLANS = {name: _plan(name) for name in GAME_TYPES}
 
-# Trick strength of an ordinary card, by (trump + 1, led suit, card): 200+ for a trump,
-# 100+ for the led suit, -1 for anything that can never win. Jokers are -1 here; a
-# joker played as take gets 1000 + its position in the trick (a later take beats it).
-_KEYS = tuple(
-    tuple(
-        tuple(
-            -1
-            if SUIT_OF[c] == NO_SUIT
-            else 200 + c
-            if SUIT_OF[c] == trump
-            else 100 + c
-            if SUIT_OF[c] == led
-            else -1
-            for c in range(36)
-        )
-        for led in range(4)
-    )
-    for trump in range(-1, 4)
-)
-
-
 _NO_MARKS = (False, False, False, False)
-# History entries of ordinary cards, shared (tuples are immutable): no tuple to build per card.
-_PLAIN_PLAYS = tuple((H_PLAY, seat, card, 0, NO_SUIT) for seat in range(4) for card in range(36))
-
-
-def deal_score(bid: int, took: int, cards: int, khishti) -> int:
-    """Score of one player in a bidding deal (rules.md 2.7)."""
-    if took == bid:
-        if bid == 0:
-            return 50
-        if bid == cards:
-            return 100 * cards
-        return 50 * (bid + 1)
-    if took == 0:  # and bid >= 1: khishti
-        return -(100 * cards if khishti == "per_card" else khishti)
-    return 10 * took
-
-
-def special_score(kind: str, took: int, cards: int) -> int:
-    """Score in the golden and misère pulkas (no bidding)."""
-    if kind == GOLDEN:
-        return 100 * took
-    return 100 * cards if took == cards else -100 * took
 
 
 @dataclass(frozen=True)
-class ClassicOptions:
+class ClassicOptions(GameOptions):
     game_type: str = "standard"
     khishti: int | str = 200
     pulka_bonus: str = "premium_moshla"
     first_dealer: int = 0
 
+    VARIANT = "classic"
     RECORD_KEYS = ("game_type", "khishti", "pulka_bonus")
+    SEAT_KEY = "first_dealer"
 
     def __post_init__(self):
         if self.game_type not in GAME_TYPES:
@@ -159,22 +119,6 @@ class ClassicOptions:
             )
         if type(self.first_dealer) is not int or not 0 <= self.first_dealer <= 3:
             raise InvalidOptions("invalid_option", "first_dealer must be a seat 0-3", option="first_dealer")
-
-    @classmethod
-    def coerce(cls, value) -> ClassicOptions:
-        if value is None:
-            return cls()
-        if isinstance(value, cls):
-            return value
-        if isinstance(value, dict):
-            unknown = set(value) - set(cls.RECORD_KEYS) - {"first_dealer"}
-            if unknown:
-                raise InvalidOptions("invalid_option", f"unknown classic options {sorted(unknown)}", option=min(unknown))
-            return cls(**value)
-        raise InvalidOptions("invalid_option", "options must be a dict", option="options")
-
-    def to_record(self) -> dict:
-        return {"game_type": self.game_type, "khishti": self.khishti, "pulka_bonus": self.pulka_bonus}
 
 
 class DealResult(NamedTuple):
@@ -226,91 +170,36 @@ def split_deck(items, dealer: int, cards: int):
     return packets[shift:] + packets[:shift], turned
 
 
-class ClassicState:
+class ClassicState(GameState):
     """A classic Joker game from the first deal to the final ranking."""
 
     variant = "classic"
     seats = 4
+    _OWN_LISTS = ("hands", "bids", "taken", "_actions", "_deals", "_results", "_pulkas", "totals")
+    _JOKER_MODES = ("take", "discard")
 
+    # Beside GameState.__slots__, what this variant keeps.
     __slots__ = (
-        "_actions",
-        "_bid_count",
-        "_bid_sum",
-        "_cards",
-        "_deals",
-        "_dealt",
-        "_end",
-        "_jokers",
-        "_keyrow",
-        "_keytab",
-        "_khishti",
-        "_last_winner",
-        "_led",
-        "_led_mask",
-        "_mask",
-        "_moves_done",
-        "_must_highest",
-        "_plan",
-        "_pos",
-        "_pulkas",
-        "_results",
-        "_tricks_played",
-        "_trump",
-        "_trump_card",
-        "_trump_mask",
-        "_win_key",
-        "_win_seat",
-        "bids",
-        "deal_index",
-        "dealer",
-        "hands",
-        "leader",
-        "options",
-        "phase",
-        "taken",
-        "to_act",
-        "totals",
+        "_bid_count", "_bid_sum", "_cards", "_khishti", "_last_winner", "_plan", "_pulkas", "_strength_row",
+        "_strengths", "_trump_card", "_win_key", "_win_seat", "bids", "dealer",
     )
 
     def __init__(self, options=None):
-        opts = ClassicOptions.coerce(options)
-        self.options = opts
+        opts = self._start(ClassicOptions.coerce(options))
         self._plan = PLANS[opts.game_type]
         self._khishti = opts.khishti
-        self.phase = P_DEAL
-        self.deal_index = 0
         self.dealer = opts.first_dealer
-        self.to_act = None
-        self.hands = [0, 0, 0, 0]
-        self._dealt = None
         self._trump_card = -1
-        self._trump = None
-        self._trump_mask = 0
-        self._keytab = None
-        self._keyrow = None
+        self._strengths = None
+        self._strength_row = None
         self.bids = [None, None, None, None]
         self._bid_count = 0
         self._bid_sum = 0
-        self.taken = [0, 0, 0, 0]
-        self._pos = 0  # cards in the current trick: the last _pos entries of _actions
-        self._mask = 0  # in PLAY: the cards the seat to act may play (see _play)
-        self._jokers = [0, 0, 0, 0]  # the jokers each seat holds (a mask)
-        self.leader = None
-        self._led = NO_SUIT
-        self._led_mask = 0
-        self._must_highest = False
         self._win_seat = None
         self._win_key = -1
-        self._tricks_played = 0
         self._cards = 0
         self._last_winner = None
-        self._actions = []
-        self._deals = []  # finished deals: (dealer, dealt hands, trump card, history)
-        self._results: list[DealResult] = []
         self._pulkas: list[PulkaResult] = []
-        self.totals = [0, 0, 0, 0]
-        self._end = None
-        self._moves_done = 0  # deals dealt + actions of finished deals
 
     # --- read-only facts ----------------------------------------------------------------------
 
@@ -321,23 +210,16 @@ class ClassicState:
 
     @property
     def trick(self) -> list[tuple]:
-        """History entries of the cards on the table in the current trick."""
         return self._actions[len(self._actions) - self._pos :] if self._pos else []
 
     @property
     def last_trick(self) -> tuple[list[tuple], int] | None:
-        """(history entries, winner) of the last finished trick, also of the previous deal while waiting for cards."""
         if self._last_winner is None:
             return None
         if self._dealt is None:
             return self._deals[-1][3][-4:], self._last_winner
         end = len(self._actions) - self._pos
         return self._actions[end - 4 : end], self._last_winner
-
-    @property
-    def move_count(self) -> int:
-        """Deals and actions so far: a version number for the live match."""
-        return self._moves_done + len(self._actions)
 
     @property
     def deal_count(self) -> int:
@@ -347,13 +229,6 @@ class ClassicState:
     def cards_per_player(self) -> int | None:
         spec = self.spec
         return spec.cards if spec else None
-
-    @property
-    def trump(self) -> str | None:
-        """"S"/"C"/"D"/"H", "none" for no trump, None while not yet known."""
-        if self._trump is None:
-            return None
-        return "none" if self._trump == NO_SUIT else SUITS[self._trump]
 
     @property
     def trump_card(self) -> str | None:
@@ -381,17 +256,6 @@ class ClassicState:
     def pulka_results(self) -> list[PulkaResult]:
         return list(self._pulkas)
 
-    @property
-    def end(self) -> dict | None:
-        return dict(self._end) if self._end else None
-
-    def hand(self, seat: int) -> list[str]:
-        """Cards a seat holds (server side; what a client may see is ``view``)."""
-        return mask_to_cards(self.hands[seat])
-
-    def is_over(self) -> bool:
-        return self.phase is P_OVER
-
     def winners(self) -> list[int]:
         if self.phase is not P_OVER:
             return []
@@ -401,17 +265,6 @@ class ClassicState:
     def ranking(self) -> list[int]:
         """Final place of each seat (1 = first; equal totals share a place)."""
         return ranks_by_total(self.totals)
-
-    def scores(self) -> dict:
-        """The scores part of a replay verdict (record-format.md)."""
-        return {
-            "tricks": [list(r.tricks) for r in self._results],
-            "deal_scores": [list(r.scores) for r in self._results],
-            "pulka_bonus": [list(p.bonus) for p in self._pulkas],
-            "totals": list(self.totals),
-            "finished": self.phase is P_OVER,
-            "winner": self.winners(),
-        }
 
     # --- dealing ------------------------------------------------------------------------------
 
@@ -423,10 +276,7 @@ class ClassicState:
         choice). ``trump_card``: the turned card in 1-8-card deals, else None.
         Raises InvalidDeal and changes nothing when the cards are not a deal.
         """
-        if self.phase is not P_DEAL:
-            if self.phase is P_OVER:
-                raise IllegalAction("game_over", "the game is over")
-            raise InvalidDeal("deal_not_expected", "the current deal is not finished")
+        self._check_deal_expected()
         n = self._plan[self.deal_index].cards
         if not isinstance(hands, (list, tuple)) or len(hands) != 4:
             raise InvalidDeal("wrong_hand_count", "a classic deal needs four hands")
@@ -461,7 +311,6 @@ class ClassicState:
         self._dealt = hands
         self._cards = spec.cards
         self.hands = masks if masks is not None else [hand_mask(hands[0]), hand_mask(hands[1]), hand_mask(hands[2]), hand_mask(hands[3])]
-        self._jokers = [m & JOKER_MASK for m in self.hands]
         self._trump_card = turned
         self.bids = [None, None, None, None]
         self._bid_count = 0
@@ -492,10 +341,10 @@ class ClassicState:
         self._trump = trump
         if trump is None:
             self._trump_mask = 0
-            self._keytab = None
+            self._strengths = None
         else:
             self._trump_mask = SUIT_MASK[trump] if trump >= 0 else 0
-            self._keytab = _KEYS[trump + 1]
+            self._strengths = STRENGTH[trump + 1]
 
     # --- legality -----------------------------------------------------------------------------
 
@@ -504,62 +353,6 @@ class ClassicState:
             return -1
         rest = self._cards - self._bid_sum
         return rest if rest >= 0 else -1
-
-    def _legal_mask(self, seat: int) -> int:
-        """Cards the seat to act (in PLAY) may play, as a mask; kept up to date by ``_play``."""
-        return self._mask
-
-    def _follow_error(self, seat: int, card: int) -> IllegalAction:
-        hand = self.hands[seat]
-        led = SUITS[self._led]
-        follow = hand & SUIT_MASK[self._led]
-        if follow:
-            if self._must_highest:
-                high = CARD_NAMES[follow.bit_length() - 1]
-                return IllegalAction(
-                    "must_play_highest",
-                    f"the joker asks for the highest {led}: play {high}",
-                    suit=led,
-                    card=high,
-                )
-            return IllegalAction("must_follow_suit", f"you hold {led} and must play it", suit=led)
-        trump = SUITS[self._trump]
-        return IllegalAction("must_trump", f"you have no {led} but hold trumps ({trump}) and must trump", suit=led, trump=trump)
-
-    def _phase_error(self, kind: str) -> IllegalAction:
-        if self.phase is P_OVER:
-            return IllegalAction("game_over", "the game is over")
-        return IllegalAction(
-            "wrong_phase", f"{kind} is not possible now (phase: {self.phase.value})", phase=self.phase.value, kind=kind
-        )
-
-    def _check(self, action):
-        """Validate ``action``; return the internal arguments of its mutator, or raise."""
-        kind = type(action)
-        if kind is Play:
-            return self._check_play(action)
-        if kind is Bid:
-            return self._check_bid(action)
-        if kind is ChooseTrump:
-            return self._check_trump(action)
-        if self.phase is P_OVER:
-            raise IllegalAction("game_over", "the game is over")
-        raise IllegalAction("invalid_action", f"not an action: {action!r}")
-
-    def _not_your_turn(self, seat) -> IllegalAction:
-        shown = seat if type(seat) is int else repr(seat)
-        return IllegalAction("not_your_turn", f"it is seat {self.to_act}'s turn, not {shown}", seat=shown, to_act=self.to_act)
-
-    def _check_trump(self, action: ChooseTrump):
-        if self.phase is not P_TRUMP:
-            raise self._phase_error("ChooseTrump")
-        seat = action.seat
-        if seat != self.to_act or type(seat) is not int:
-            raise self._not_your_turn(seat)
-        return seat, trump_from_public(action.suit)
-
-    def _check_bid(self, action: Bid):
-        return self._check_bid_values(action[0], action[1])
 
     def _check_bid_values(self, seat, n):
         if self.phase is not P_BID:
@@ -573,29 +366,10 @@ class ClassicState:
             raise IllegalAction("forbidden_bid", f"the dealer may not bid {n}: the bids would add up to {cards}", bid=n)
         return seat, n
 
-    def _check_play(self, action: Play):
-        return self._check_play_values(action[0], action[1], action[2], action[3])
-
-    def _check_play_values(self, seat, name, joker, suit_name):
-        if self.phase is not P_PLAY:
-            raise self._phase_error("Play")
-        if seat != self.to_act or type(seat) is not int:
-            raise self._not_your_turn(seat)
-        card = CARD_INDEX.get(name, -1) if type(name) is str else -1
-        if card < 0:
-            raise IllegalAction("unknown_card", f"{name!r} is not a card", card=repr(name))
-        if card == X1 or card == X2:
-            mode, suit = self._check_joker(joker, suit_name)
-        elif joker is not None or suit_name is not None:
-            raise IllegalAction("joker_fields_on_card", f"{name} is not a joker", card=name)
-        else:
-            mode = 0
-            suit = NO_SUIT
-        if not self._mask & BIT[card]:  # the legal cards (for a leader, the whole hand)
-            if not self.hands[seat] & BIT[card]:
-                raise IllegalAction("card_not_available", f"{name} is not in your hand", card=name)
-            raise self._follow_error(seat, card)
-        return seat, card, mode, suit
+    def _unplayable(self, seat: int, card: int, name: str) -> IllegalAction:
+        if not self.hands[seat] & BIT[card]:
+            return IllegalAction("card_not_available", f"{name} is not in your hand", card=name)
+        return self._follow_error(seat)
 
     def _check_joker(self, joker, suit_name) -> tuple[int, int]:
         """Mode and named suit of a joker play (rules.md 2.5)."""
@@ -604,112 +378,13 @@ class ClassicState:
         mode = MODE_OF.get(joker, 0) if type(joker) is str else 0
         if not mode:
             raise IllegalAction("invalid_joker_mode", f"a joker is take or discard, not {joker!r}", joker=repr(joker))
-        if self._pos:
-            if suit_name is not None:
-                raise IllegalAction("joker_suit_only_when_leading", "only a joker that leads names a suit")
-            return mode, NO_SUIT
-        if suit_name is None:
-            raise IllegalAction("joker_needs_suit", "a joker that leads names a suit")
-        suit = SUIT_INDEX.get(suit_name, NO_SUIT) if type(suit_name) is str else NO_SUIT
-        if suit == NO_SUIT:
-            raise IllegalAction("invalid_suit", f"name S, C, D or H, not {suit_name!r}", suit=repr(suit_name))
-        return mode, suit
+        return mode, self._named_suit(suit_name)
 
-    def is_legal(self, action) -> bool:
-        try:
-            self._check(action)
-        except IllegalAction:
-            return False
-        return True
-
-    def legal_actions(self, seat: int) -> list:
-        """Every legal action of ``seat`` now (empty when it is not their move).
-
-        A joker appears once per variant: take/discard and, when leading, each
-        named suit.
-        """
-        if seat != self.to_act or type(seat) is not int:
-            return []
-        phase = self.phase
-        if phase is P_PLAY:
-            leading = not self._pos
-            actions = []
-            for card in mask_to_indices(self._legal_mask(seat)):
-                name = CARD_NAMES[card]
-                if card == X1 or card == X2:
-                    for mode in ("take", "discard"):
-                        if leading:
-                            actions.extend(Play(seat, name, mode, s) for s in SUITS)
-                        else:
-                            actions.append(Play(seat, name, mode))
-                else:
-                    actions.append(Play(seat, name))
-            return actions
-        if phase is P_BID:
-            forbidden = self._forbidden_bid()
-            return [Bid(seat, n) for n in range(self._cards + 1) if n != forbidden]
-        if phase is P_TRUMP:
-            return [ChooseTrump(seat, s) for s in SUITS] + [ChooseTrump(seat, None)]
-        return []
+    def _legal_bids(self, seat: int) -> list:
+        forbidden = self._forbidden_bid()
+        return [Bid(seat, n) for n in range(self._cards + 1) if n != forbidden]
 
     # --- moves --------------------------------------------------------------------------------
-
-    def apply(self, action) -> None:
-        """Make a move. An illegal one raises IllegalAction and leaves the state untouched."""
-        kind = type(action)
-        if kind is Play:
-            seat, card, mode, suit = self._check_play(action)
-            self._play(seat, card, mode, suit)
-        elif kind is Bid:
-            seat, n = self._check_bid(action)
-            self._bid(seat, n)
-        else:
-            seat, trump = self._check(action)
-            self._choose_trump(seat, trump)
-
-    def apply_record(self, record: dict) -> None:
-        """``apply(action_from_record(record))``."""
-        self.apply(action_from_record(record))
-
-    def apply_records(self, records: list) -> None:
-        """Apply record-format actions in order (replays).
-
-        Exactly ``apply_record`` on each; plain plays and bids skip building
-        the action object and go straight to the same checks. On an illegal
-        action, raises IllegalAction with ``params["index"]`` set to its
-        position; the actions before it stay applied.
-        """
-        check_play = self._check_play_values
-        check_bid = self._check_bid_values
-        play = self._play
-        bid = self._bid
-        card_of = CARD_INDEX.get
-        j = 0
-        try:
-            for j, record in enumerate(records):
-                if type(record) is dict and len(record) == 2:
-                    seat = record.get("seat")
-                    if type(seat) is int:
-                        name = record.get("play")
-                        if type(name) is str:
-                            # An ordinary card among the legal ones (_mask) of the seat to act is
-                            # exactly what _check_play_values would pass: play it at once.
-                            card = card_of(name, X1)
-                            if card != X1 and card != X2 and seat == self.to_act and self._mask & BIT[card] and self.phase is P_PLAY:
-                                play(seat, card, 0, NO_SUIT)
-                                continue
-                            seat, card, mode, suit = check_play(seat, name, None, None)
-                            play(seat, card, mode, suit)
-                            continue
-                        n = record.get("bid")
-                        if type(n) is int:
-                            seat, n = check_bid(seat, n)
-                            bid(seat, n)
-                            continue
-                self.apply(action_from_record(record))
-        except IllegalAction as e:
-            e.params["index"] = j
-            raise
 
     def _choose_trump(self, seat: int, trump: int) -> None:
         self._set_trump(trump)
@@ -741,28 +416,17 @@ class ClassicState:
         # Hot path: literals stand for H_PLAY (2) and MODE_TAKE (1).
         hands = self.hands
         hands[seat] ^= BIT[card]
-        self._actions.append(_PLAIN_PLAYS[seat * 36 + card] if mode == 0 else (2, seat, card, mode, suit))
+        self._actions.append(PLAIN_PLAYS[seat * 36 + card] if mode == 0 else (2, seat, card, mode, suit))
         pos = self._pos
         if pos == 0:
-            if card == X1 or card == X2:
-                self._jokers[seat] ^= BIT[card]
-                led = suit
-                self._must_highest = mode == 1
-                self._keyrow = self._keytab[suit]
-                self._win_key = 1000 if mode == 1 else -1
-            else:
-                led = SUIT_OF[card]
-                self._must_highest = False
-                row = self._keyrow = self._keytab[led]
-                self._win_key = row[card]
+            led, self._must_highest = lead_of(card, mode, suit)
+            row = self._strength_row = self._strengths[led]
+            self._win_key = TAKE_STRENGTH if mode == 1 else row[card]  # play_strength at position 0
             self._led = led
-            self._led_mask = SUIT_MASK[led]
             self._win_seat = seat
             self._pos = 1
         else:
-            if mode:
-                self._jokers[seat] ^= BIT[card]
-            key = 1000 + pos if mode == 1 else self._keyrow[card]
+            key = TAKE_AT[pos] if mode == 1 else self._strength_row[card]  # play_strength, inlined
             if key > self._win_key:
                 self._win_key = key
                 self._win_seat = seat
@@ -780,20 +444,7 @@ class ClassicState:
                 return
             self._pos = pos + 1
         follower = self.to_act = (seat + 1) & 3
-        # What the follower may play (rules.md 2.4-2.5); the only place these rules are written.
-        hand = hands[follower]
-        jokers = self._jokers[follower]
-        follow = hand & self._led_mask
-        if follow:
-            if self._must_highest:
-                follow = BIT[follow.bit_length() - 1]
-            self._mask = follow | jokers if jokers else follow
-        else:
-            trumps = hand & self._trump_mask
-            if trumps:
-                self._mask = trumps | jokers if jokers else trumps
-            else:
-                self._mask = hand
+        self._mask = legal_follow(hands[follower], self._led, self._must_highest, self._trump_mask)
 
     def _end_deal(self) -> None:
         spec = self._plan[self.deal_index]
@@ -812,7 +463,7 @@ class ClassicState:
         self._results.append(
             DealResult(spec.index, spec.pulka, spec.kind, n, self.dealer, self._trump, bids, taken, scores, marks)
         )
-        self._deals.append((self.dealer, self._dealt, self._trump_card, self._actions))
+        self._deals.append(self._current_deal())
         self._moves_done += len(self._actions)
         self._actions = []
         self._dealt = None  # no deal in progress until the next one is dealt
@@ -866,28 +517,8 @@ class ClassicState:
 
     # --- copies and records -------------------------------------------------------------------
 
-    def copy(self) -> ClassicState:
-        """An independent copy (cheap: finished history is shared, it never changes)."""
-        new = object.__new__(ClassicState)
-        for name in ClassicState.__slots__:
-            setattr(new, name, getattr(self, name))
-        new.hands = list(self.hands)
-        new._jokers = list(self._jokers)
-        new.bids = list(self.bids)
-        new.taken = list(self.taken)
-        new._actions = list(self._actions)
-        new._deals = list(self._deals)
-        new._results = list(self._results)
-        new._pulkas = list(self._pulkas)
-        new.totals = list(self.totals)
-        return new
-
-    def record_deals(self) -> list[dict]:
-        """The deals so far (finished ones and the one in play) in record format."""
-        out = [self._deal_record(*d) for d in self._deals]
-        if self._dealt is not None:
-            out.append(self._deal_record(self.dealer, self._dealt, self._trump_card, self._actions))
-        return out
+    def _current_deal(self) -> tuple:
+        return self.dealer, self._dealt, self._trump_card, self._actions
 
     def _deal_record(self, dealer, dealt, turned, actions) -> dict:
         rec = {"dealer": dealer, "hands": [[CARD_NAMES[c] for c in hand] for hand in dealt]}
@@ -898,68 +529,27 @@ class ClassicState:
 
     # --- what a seat may see ------------------------------------------------------------------
 
-    def view(self, seat: int | None) -> dict:
-        """Everything ``seat`` may see, as a JSON-serialisable dict (None: a spectator).
+    def _cards_shown(self) -> bool:
+        return not (self.phase is P_BID and self._plan[self.deal_index].kind == DARK)  # dark: none before the bids
 
-        This is the only place that decides visibility: a seat sees its own
-        hand (only the first three cards before a 9-card trump choice, nothing
-        before the dark pulka's bids), never another hand.
-        """
-        if seat is not None and (type(seat) is not int or not 0 <= seat <= 3):
-            raise ValueError(f"no seat {seat!r}")
-        phase = self.phase
+    def _variant_view(self, in_deal: bool) -> dict:
         spec = self.spec
-        in_deal = phase in (P_TRUMP, P_BID, P_PLAY)
-        counts = [0, 0, 0, 0]
-        own: list[str] = []
-        if in_deal:
-            if spec.kind == DARK and phase is P_BID:
-                counts = [0, 0, 0, 0]  # nothing dealt yet, as far as anyone may know
-            elif phase is P_TRUMP:
-                counts = [3, 3, 3, 3]
-                if seat is not None:
-                    own = mask_to_cards(indices_mask(self._dealt[seat][:3]))
-            else:
-                counts = [h.bit_count() for h in self.hands]
-                if seat is not None:
-                    own = mask_to_cards(self.hands[seat])
-        legal = [a.to_record() for a in self.legal_actions(seat)] if seat is not None else []
-        last = None
-        finished_trick = self.last_trick
-        if finished_trick is not None:
-            last = {"cards": trick_to_public(finished_trick[0]), "winner": finished_trick[1]}
+        over = self.phase is P_OVER
         return {
-            "variant": "classic",
-            "seat": seat,
-            "phase": phase.value,
-            "options": self.options.to_record(),
-            "deal_index": self.deal_index,
             "deal_count": len(self._plan),
             "pulka": spec.pulka if spec else None,
             "pulka_kind": spec.kind if spec else None,
             "cards_per_player": spec.cards if spec else None,
             "dealer": self.dealer if spec else None,
-            "to_act": self.to_act,
-            "trump": self.trump if in_deal else None,
             "trump_card": self.trump_card if in_deal else None,
             "trump_chooser": self.trump_chooser if in_deal else None,
-            "hand": own,
-            "hand_counts": counts,
             "bids": list(self.bids) if in_deal else [None] * 4,
             "forbidden_bid": self.forbidden_bid,
-            "leader": self.leader if phase is P_PLAY else None,
-            "trick": trick_to_public(self.trick) if phase is P_PLAY else [],
-            "last_trick": last,
-            "tricks_taken": list(self.taken) if in_deal else [0, 0, 0, 0],
-            "score_sheet": self.score_sheet(),
-            "totals": list(self.totals),
-            "legal_actions": legal,
-            "move_count": self.move_count,
-            "finished": phase is P_OVER,
-            "winner": self.winners(),
-            "ranking": self.ranking() if phase is P_OVER else None,
-            "end": self.end,
+            "ranking": self.ranking() if over else None,
         }
+
+    def _pulka_bonuses(self) -> list[list[int]]:
+        return [list(p.bonus) for p in self._pulkas]
 
     def score_sheet(self) -> dict:
         """The public score sheet: every deal, every pulka's premium and moshla, running totals."""

@@ -32,7 +32,7 @@ MODE_NONE = 0
 MODE_TAKE = 1
 MODE_DISCARD = 2
 MODE_NAMES = (None, TAKE, DISCARD)
-MODE_OF = {TAKE: MODE_TAKE, DISCARD: MODE_DISCARD}
+MODE_OF = {None: MODE_NONE, TAKE: MODE_TAKE, DISCARD: MODE_DISCARD}  # a record's "joker" (None: no mode)
 
 # History entries are tuples whose first item says what they are:
 #   (H_TRUMP, seat, suit)   suit -1 = no trump
@@ -41,6 +41,8 @@ MODE_OF = {TAKE: MODE_TAKE, DISCARD: MODE_DISCARD}
 H_TRUMP = 0
 H_BID = 1
 H_PLAY = 2
+# History entries of ordinary cards, shared (tuples are immutable): no tuple to build per card.
+PLAIN_PLAYS = tuple((H_PLAY, seat, card, MODE_NONE, NO_SUIT) for seat in range(4) for card in range(36))
 
 
 def trump_from_public(suit) -> int:

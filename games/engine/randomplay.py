@@ -9,8 +9,8 @@ objects and re-checking choices that were drawn from the legal set.
 from __future__ import annotations
 
 from . import classic, japanese
-from .cards import BIT, X1, X2, random_indices
-from .common import Phase
+from .cards import BIT, NO_SUIT, X1, X2, random_indices
+from .common import MODE_DISCARD, MODE_NONE, MODE_TAKE, Phase
 
 _PLAY = Phase.PLAY
 _BID = Phase.BID
@@ -38,15 +38,10 @@ def play_random(state, rng, max_moves: int | None = None, until_deal: int | None
     ``until_deal``. Jokers pick take/discard (classic) and a named suit (when
     leading) at random.
     """
-    if state.variant == "classic":
-        _play_classic(state, rng, max_moves, until_deal)
-    else:
-        _play_japanese(state, rng, max_moves, until_deal)
-
-
-def _play_classic(state, rng, max_moves, until_deal) -> None:
     random = rng.random
     play = state._play
+    plain, none, take, discard = MODE_NONE, NO_SUIT, MODE_TAKE, MODE_DISCARD  # locals: read faster in the loop
+    modes = state.variant == "classic"  # a classic joker is played to take or discard, a Japanese one just takes
     moves = 0
     limit = max_moves if max_moves is not None else -1
     stop = until_deal if until_deal is not None else 1 << 30
@@ -62,9 +57,10 @@ def _play_classic(state, rng, max_moves, until_deal) -> None:
                     k -= 1
             card = mask.bit_length() - 1
             if card == X1 or card == X2:
-                play(state.to_act, card, 1 if random() < 0.5 else 2, -1 if state._pos else int(random() * 4))
+                mode = (take if random() < 0.5 else discard) if modes else plain
+                play(state.to_act, card, mode, none if state._pos else int(random() * 4))
             else:
-                play(state.to_act, card, 0, -1)
+                play(state.to_act, card, plain, none)
         elif phase is _BID:
             n = state._cards
             forbidden = state._forbidden_bid()
@@ -75,38 +71,6 @@ def _play_classic(state, rng, max_moves, until_deal) -> None:
                 if bid >= forbidden:
                     bid += 1
             state._bid(state.to_act, bid)
-        elif phase is _DEAL:
-            if state.deal_index >= stop:
-                return
-            random_deal(state, rng)
-        elif phase is _TRUMP:
-            state._choose_trump(state.to_act, int(random() * 5) - 1)
-        else:
-            return
-        moves += 1
-
-
-def _play_japanese(state, rng, max_moves, until_deal) -> None:
-    random = rng.random
-    play = state._play
-    moves = 0
-    limit = max_moves if max_moves is not None else -1
-    stop = until_deal if until_deal is not None else 1 << 30
-    while moves != limit:
-        phase = state.phase
-        if phase is _PLAY:
-            mask = state._mask  # the legal cards of the seat to act, as _play keeps them
-            count = mask.bit_count()
-            if count > 1:
-                k = int(random() * count)
-                while k:
-                    mask ^= BIT[mask.bit_length() - 1]
-                    k -= 1
-            card = mask.bit_length() - 1
-            if (card == X1 or card == X2) and not state._pos:
-                play(state.to_act, card, int(random() * 4))
-            else:
-                play(state.to_act, card, -1)
         elif phase is _DEAL:
             if state.deal_index >= stop:
                 return

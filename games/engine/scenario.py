@@ -38,10 +38,7 @@ def classic_cards(state, hands: dict[int, list[str]] | None = None, trump_card: 
     rest = iter(_rest(fixed))
     full = []
     for seat in range(4):
-        own = list(hands.get(seat, []))
-        while len(own) < n:
-            own.append(next(rest))
-        full.append(own)
+        full.append(_filled(hands.get(seat, []), n, rest))
     if n < 9:
         return {"hands": full, "trump_card": trump_card or next(rest)}
     return {"hands": full, "trump_card": None}
@@ -64,15 +61,20 @@ def japanese_cards(
     full_hands = []
     full_columns = []
     for seat in range(2):
-        own = list(hands.get(seat, []))
-        while len(own) < HAND_SIZE:
-            own.append(next(rest))
-        full_hands.append(own)
+        full_hands.append(_filled(hands.get(seat, []), HAND_SIZE, rest))
         cols = [list(col) for col in columns.get(seat, [])]
         while len(cols) < COLUMNS:
             cols.append([None, None])
         full_columns.append([[c if c is not None else next(rest) for c in col] for col in cols])
     return {"hands": full_hands, "columns": full_columns}
+
+
+def _filled(cards, size: int, rest) -> list[str]:
+    """``cards`` completed to ``size`` cards from the iterator ``rest``."""
+    own = list(cards)
+    while len(own) < size:
+        own.append(next(rest))
+    return own
 
 
 def advance_to_deal(state, deal_index: int, seed: int = 0):
