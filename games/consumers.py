@@ -215,9 +215,8 @@ def resign_for_player(table_id, player, frame) -> str | None:
 
 
 def render_table_fragment(table_id, player, language) -> str:
-    from .match_views import match_context, rematch_offer
+    from .match_views import table_context
     from .models import Table, TableStatus
-    from .services.presenter import seat_of, seat_view
 
     with translation.override(language):
         table = Table.objects.select_related("creator").get(pk=table_id)
@@ -226,8 +225,4 @@ def render_table_fragment(table_id, player, language) -> str:
             return render_to_string("games/_seat_list.html", {
                 "table": table, "seats": [seats.get(i) for i in range(table.seat_count)], "oob": True,
             })
-        me = seat_of(table, player)
-        context = match_context(seat_view(table.match, me), me) | {
-            "table": table, "rematch": rematch_offer(table, player),
-        }
-        return render_to_string("games/_match.html", context) + render_to_string("games/_waiting_gone.html")
+        return render_to_string("games/_match.html", table_context(table, player)) + render_to_string("games/_waiting_gone.html")

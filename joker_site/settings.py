@@ -218,6 +218,10 @@ WHITENOISE_USE_FINDERS = DEBUG
 
 # --- Game settings --------------------------------------------------------------
 DISCONNECT_GRACE_SECONDS = int(os.environ.get("DISCONNECT_GRACE_SECONDS", "60"))
+# The match page shows other seats' cards (bots, the server's moves) at a person's pace:
+# this many seconds per card that arrived in one update, and a finished trick stays on
+# the table at least a second. 0 shows every update at once (the tests, the load test).
+BOT_PACE_SECONDS = float(os.environ.get("BOT_PACE_SECONDS", "1"))
 # A table nobody filled is closed (stakes refunded) after this long.
 UNFILLED_TABLE_SECONDS = int(os.environ.get("UNFILLED_TABLE_SECONDS", str(30 * 60)))
 CELERY_BEAT_SCHEDULE = {

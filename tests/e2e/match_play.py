@@ -11,6 +11,7 @@ table's websocket.
 """
 
 import json
+import re
 
 from playwright.sync_api import expect
 
@@ -37,9 +38,15 @@ def expect_version(page, version, timeout=None):
 
 
 def expect_newer_than(page, version, timeout=None) -> int:
-    """Wait until the page shows a position after `version`; return the new version."""
+    """Wait until the page shows a position after `version`, laid on the table (no card
+    still travelling, `html.table-moving`); return the new version."""
     expect(page.locator(MATCH)).not_to_have_attribute("data-version", str(version), **_timeout(timeout))
+    expect_table_at_rest(page, timeout)
     return version_of(page)
+
+
+def expect_table_at_rest(page, timeout=None):
+    expect(page.locator("html")).not_to_have_class(re.compile(r"\btable-moving\b"), **_timeout(timeout))
 
 
 def everyone_at(pages, version):
@@ -126,14 +133,19 @@ def card_button(page, card):
     return page.locator(f"{MATCH} button.card-button.legal:has(svg[data-card='{card}'])")
 
 
+# The hand overlaps its cards when they do not fit one row: the next card covers a card's
+# right part, never its left edge, where a person taps it.
+ON_THE_VISIBLE_EDGE = {"x": 8, "y": 30}
+
+
 def play_card(page, card):
     """Click a marked ordinary card."""
-    card_button(page, card).click()
+    card_button(page, card).click(position=ON_THE_VISIBLE_EDGE)
 
 
 def open_joker_menu(page, card):
     menu = page.locator(f"{MATCH} details.joker-choice:has(svg[data-card='{card}'])")
-    menu.locator("summary").click()
+    menu.locator("summary").click(position=ON_THE_VISIBLE_EDGE)
     expect(menu.locator(".joker-menu")).to_be_visible()
     return menu
 
