@@ -20,7 +20,8 @@ def page_of(match, player):
 
 
 def deal_info(page):
-    return re.sub(r"\s+", " ", re.search(r'<div class="deal-info">(.*?)</div>', page, re.DOTALL).group(1)).strip()
+    text = re.sub(r"<[^>]+>", "", re.search(r'<div class="deal-info">(.*?)</div>', page, re.DOTALL).group(1))
+    return re.sub(r"\s+", " ", text).strip()
 
 
 def test_the_first_deal_of_a_classic_game_is_deal_1_of_pulka_1():

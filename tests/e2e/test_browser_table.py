@@ -199,8 +199,8 @@ def test_a_japanese_table_fits_the_screen_as_the_hand_grows(new_member, snap, si
         if count > largest and host.locator(f"{MATCH}.my-turn").count():
             largest = count
             expect_in_sight(host, ".hand .card-button", ".trick", ".whose-move.mine")
+            snap(host, f"hand-of-{largest}-cards")
     assert largest > 8, "the person's hand never grew beyond the eight cards dealt"
-    snap(host, f"largest-hand-{largest}-cards")
 
 
 # -- the pace: a finished trick stays on the table over a second -------------------------
