@@ -34,7 +34,7 @@ def test_the_others_sit_around_me_in_play_order():
 
 
 def test_every_card_i_may_not_play_carries_the_engines_own_refusal():
-    match, players = seated_match("japanese", ("tamar", "levan"))
+    match, _players = seated_match("japanese", ("tamar", "levan"))
     rng = random.Random(3)
     checked = 0
     while checked < 30:
