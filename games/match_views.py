@@ -180,8 +180,8 @@ def match_context(sv: dict, me: int | None, refusals: dict | None = None, last_t
         "my_turn": my_turn,
         "whose_move": _whose_move(view, me, names),
         "order": order,
-        "others": order[1:] if me is not None else order,
-        "my_seat": order[0] if me is not None else None,
+        "others": order[1:],
+        "my_seat": order[0],  # mine, or for a spectator seat 0's, at the bottom
         "trick": _trick_entries(view["trick"], positions, names),
         "last_taken": _finished_trick(last_taken, view["deal_index"], positions, names),
         "score_rows": _score_rows(view),

@@ -47,8 +47,14 @@
     deal: [[523, 0, 0.12, "sine"], [659, 0.12, 0.12, "sine"], [784, 0.24, 0.22, "sine"]],
     refused: [[220, 0, 0.12, "sawtooth"]]
   };
+  // Browsers let a page make sound only after the person has touched it: until then,
+  // no audio context is made at all (no warnings about a blocked one).
+  var touched = false;
+  ["pointerdown", "keydown"].forEach(function (type) {
+    document.addEventListener(type, function () { touched = true; }, { capture: true, passive: true });
+  });
   function play(name) {
-    if (!soundOn() || !SOUNDS[name]) return;
+    if (!touched || !soundOn() || !SOUNDS[name]) return;
     var Context = window.AudioContext || window.webkitAudioContext;
     if (!Context) return;
     try {
@@ -71,11 +77,18 @@
   }
 
   // --- announcements and the tab's title ----------------------------------------
+  // What is said in one moment is read as one message.
+  var toSay = [];
   function announce(text) {
     var region = document.getElementById("table-announcer");
     if (!region || !text) return;
-    region.textContent = "";
-    setTimeout(function () { region.textContent = text; }, 30);
+    if (!toSay.length) {
+      setTimeout(function () {
+        region.textContent = toSay.join(" ");
+        toSay = [];
+      }, 30);
+    }
+    toSay.push(text);
   }
   var pageTitle = document.title;
   function updateTitle() {
@@ -158,7 +171,7 @@
         trick.appendChild(copy);
         play("card");
         announce(copy.getAttribute("data-said"));
-        return index < slots.length - 1 || pace ? wait(pace) : null;
+        return index < slots.length - 1 ? wait(pace) : null;  // after the last, whatever follows waits
       });
     });
     return chain;
@@ -218,6 +231,9 @@
     var focus = rememberFocus();
     Array.prototype.slice.call(fragment.children).forEach(function (element) {
       var target = element.id && document.getElementById(element.id);
+      // Every element of a message replaces the one with its id (what htmx's ws extension
+      // does with hx-swap-oob="true"); the attribute goes, or htmx.swap would swap it twice.
+      element.removeAttribute("hx-swap-oob");
       if (target) htmx.swap(target, element.outerHTML, { swapStyle: "outerHTML" });
     });
     var now = match();
@@ -232,9 +248,19 @@
     }
   }
 
+  function takenKey(root) {
+    var taken = root && root.querySelector(".taken-trick");
+    return taken ? taken.getAttribute("data-key") : null;
+  }
+
   function noticeChanges(old, next) {
     if (!old || !next) return;
     var myTurnNow = next.classList.contains("my-turn");
+    var paced = parseInt(next.getAttribute("data-pace") || "0", 10) > 0;
+    if (!paced && takenKey(next) && takenKey(next) !== takenKey(old)) {
+      play("trick");  // at a pace, the held trick itself says so
+      announce(next.querySelector(".taken-trick").getAttribute("data-said"));
+    }
     if (old.getAttribute("data-deal") !== next.getAttribute("data-deal")) play("deal");
     if (myTurnNow && !old.classList.contains("my-turn")) {
       play("turn");

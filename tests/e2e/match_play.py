@@ -96,8 +96,8 @@ def position_as_seen(page) -> dict:
           columns: [...match.querySelectorAll('.columns')].map(side =>
               [...side.querySelectorAll('.column')].map(c =>
                   [...c.querySelectorAll('svg[data-card]')].map(f => f.dataset.card).join(' '))),
-          trick: [...match.querySelectorAll('.player')].map(p =>
-              [...p.querySelectorAll('.trick-slot svg[data-card]')].map(f => f.dataset.card).join(' ')),
+          trick: [...match.querySelectorAll('.trick > .trick-slot')].map(slot =>
+              slot.dataset.seat + ' ' + slot.dataset.card),
           stats: [...match.querySelectorAll('.player-stats')].map(text),
           trump: text(match.querySelector('.trump-box')),
         }; }"""
@@ -161,6 +161,15 @@ def play_joker(page, card, mode=None, suit=None):
             choices.nth(index).click()
             return action
     raise AssertionError(f"no {mode or 'any'} {suit or ''} choice in the menu of {card}")
+
+
+def open_the_drawer(page):
+    """On a phone the score sheet, the last trick and leaving are in a drawer: open it
+    (on a desktop they are beside the table, and there is no drawer to open)."""
+    toggle = page.locator(f"{MATCH} .extras-toggle")
+    if toggle.is_visible() and toggle.get_attribute("aria-expanded") != "true":
+        toggle.click()
+    expect(page.locator(f"{MATCH} .match-extras")).to_be_visible()
 
 
 def make_a_move(page):
