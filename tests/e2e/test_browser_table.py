@@ -10,7 +10,7 @@ import pytest
 from django.utils import translation
 from playwright.sync_api import expect
 
-from e2e.deals import deal_seed
+from e2e.deals import deal_seed, joker_lead_seed
 from e2e.layout import assert_nothing_cut_off
 from e2e.match_play import MATCH, expect_newer_than, expect_table_at_rest, phase_of, version_of
 from e2e.tables import match_of, seat_members
@@ -29,9 +29,11 @@ SIZES = {
     "phone-360": screen(360, 740, True),
     "phone-390": screen(390, 844, True),
     "desktop-1366": screen(1366, 768, False),
+    "phone-landscape": screen(844, 390, True),
 }
 # Each size once, each language once (and Georgian on the desktop too): the run stays short.
-LOOKS = [("phone-360", "ka"), ("phone-390", "ru"), ("desktop-1366", "en"), ("desktop-1366", "ka")]
+LOOKS = [("phone-360", "ka"), ("phone-390", "ru"), ("desktop-1366", "en"), ("desktop-1366", "ka"),
+         ("phone-landscape", "ru")]
 LOCALES = {"ka": "ka-GE", "ru": "ru-RU", "en": "en-GB"}
 
 # Each element: inside the viewport, and what a tap on its visible part reaches (an
@@ -100,14 +102,28 @@ def expect_illegal_card_explained(page, match_id, seat, language, snap, name):
     return True
 
 
-@pytest.mark.parametrize(("size", "language"), LOOKS, ids=[f"{s}-{lang}" for s, lang in LOOKS])
-@pytest.mark.site_settings(TEST_DEAL_SEED=deal_seed())
-def test_a_classic_table_fits_the_screen_in_every_phase(new_member, snap, size, language):
+def practice_table(new_member, size, language):
+    """A classic nines table of the person and three bots, open in the person's browser."""
     page = new_member("tamar", locale=LOCALES[language], **SIZES[size])
     table_id = seat_members("classic", ["tamar"], game_type="nines", fill_with_bots=True,
                             clock_seconds=CLOCK_SECONDS)
-    match_id = match_of(table_id)
     page.goto(f"/{language}/tables/{table_id}/")
+    return page, match_of(table_id)
+
+
+def click_for_the_next_position(page, selector, phase=None):
+    """Click a move button; wait for the position after it (in `phase`, when given)."""
+    version = version_of(page)
+    page.locator(f"{MATCH} {selector}").first.click()
+    expect_newer_than(page, version)
+    if phase:
+        expect(page.locator(MATCH)).to_have_attribute("data-phase", phase)
+
+
+@pytest.mark.parametrize(("size", "language"), LOOKS, ids=[f"{s}-{lang}" for s, lang in LOOKS])
+@pytest.mark.site_settings(TEST_DEAL_SEED=deal_seed())
+def test_a_classic_table_fits_the_screen_in_every_phase(new_member, snap, size, language):
+    page, match_id = practice_table(new_member, size, language)
     expect(page.locator("html")).to_have_attribute("lang", language)
 
     # Bidding as the dealer: the bid that would make the bids add up to nine is disabled.
@@ -118,10 +134,7 @@ def test_a_classic_table_fits_the_screen_in_every_phase(new_member, snap, size, 
     expect_in_sight(page, ".hand .card-button", ".trick", ".whose-move.mine", ".action-panel button")
     snap(page, "bid-as-dealer")
 
-    version = version_of(page)
-    page.locator(f"{MATCH} button.bid-choice:not([disabled])").first.click()
-    expect_newer_than(page, version)
-    expect(page.locator(MATCH)).to_have_attribute("data-phase", "play")
+    click_for_the_next_position(page, "button.bid-choice:not([disabled])", "play")
     # My move with nine cards, the bots' cards of the first trick on the table.
     expect(page.locator(f"{MATCH}.my-turn")).to_be_visible()
     expect(page.locator(f"{MATCH} .hand .card-button")).to_have_count(9)
@@ -132,13 +145,39 @@ def test_a_classic_table_fits_the_screen_in_every_phase(new_member, snap, size, 
     expect_illegal_card_explained(page, match_id, 0, language, snap, "illegal-card-explained")
 
     # The drawer with the score sheet is one tap away on a phone (beside the table on a desktop).
-    if size.startswith("phone"):
+    if page.locator(f"{MATCH} .extras-toggle").is_visible():
         page.locator(f"{MATCH} .extras-toggle").click()
         expect(page.locator(f"{MATCH} .score-sheet")).to_be_in_viewport()
         snap(page, "score-sheet-drawer")
         page.locator(f"{MATCH} .extras-close").click()
     else:
         expect(page.locator(f"{MATCH} .score-sheet")).to_be_in_viewport()
+
+
+JOKER_LOOKS = [("phone-360", "ka"), ("desktop-1366", "ru")]
+
+
+@pytest.mark.parametrize(("size", "language"), JOKER_LOOKS, ids=[f"{s}-{lang}" for s, lang in JOKER_LOOKS])
+@pytest.mark.site_settings(TEST_DEAL_SEED=joker_lead_seed())
+def test_a_classic_trump_choice_and_a_joker_lead_menu_fit_the_screen(new_member, snap, size, language):
+    """The person after the dealer chooses trump from three cards, bids, then leads the
+    first trick holding a joker: its eight calls (take or discard, naming a suit) all
+    lie inside the screen."""
+    page, _match_id = practice_table(new_member, size, language)
+    expect(page.locator(MATCH)).to_have_attribute("data-phase", "trump")
+    expect(page.locator(f"{MATCH}.my-turn")).to_be_visible()
+    expect(page.locator(f"{MATCH} .hand .card-button")).to_have_count(3)
+    expect_in_sight(page, ".hand .card-button", ".trick", ".whose-move.mine", ".action-panel button")
+    snap(page, "classic-choose-trump")
+    click_for_the_next_position(page, "button.trump-choice", "bid")
+    click_for_the_next_position(page, "button.bid-choice:not([disabled])", "play")
+    expect(page.locator(f"{MATCH}.my-turn")).to_be_visible()
+    expect(page.locator(f"{MATCH} details.joker-choice")).not_to_have_count(0)
+    page.locator(f"{MATCH} details.joker-choice summary").first.click(position={"x": 8, "y": 30})
+    expect(page.locator(f"{MATCH} details.joker-choice[open] .joker-menu button")).to_have_count(8)
+    snap(page, "classic-joker-lead-menu")
+    page.keyboard.press("Escape")
+    expect_every_joker_menu_in_sight(page)
 
 
 def translated(language, text):
@@ -148,7 +187,7 @@ def translated(language, text):
         return gettext(text)
 
 
-JAPANESE_LOOKS = [("phone-360", "ka"), ("phone-390", "ru"), ("desktop-1366", "en")]
+JAPANESE_LOOKS = [("phone-360", "ka"), ("phone-390", "ru"), ("desktop-1366", "en"), ("phone-landscape", "ka")]
 
 
 @pytest.mark.parametrize(("size", "language"), JAPANESE_LOOKS, ids=[f"{s}-{lang}" for s, lang in JAPANESE_LOOKS])
@@ -219,15 +258,10 @@ _WATCH_TAKEN_TRICK = """
 
 @pytest.mark.site_settings(TEST_DEAL_SEED=deal_seed(), BOT_PACE_SECONDS=0.4)
 def test_at_a_table_with_bots_a_finished_trick_stays_in_view_over_a_second(new_member, snap):
-    page = new_member("tamar")
-    table_id = seat_members("classic", ["tamar"], game_type="nines", fill_with_bots=True,
-                            clock_seconds=CLOCK_SECONDS)
-    page.goto(f"/en/tables/{table_id}/")
+    page, _match_id = practice_table(new_member, "desktop-1366", "en")
     expect(page.locator(f"{MATCH}.my-turn")).to_be_visible()
     page.evaluate(_WATCH_TAKEN_TRICK)
-    version = version_of(page)
-    page.locator(f"{MATCH} button.bid-choice:not([disabled])").first.click()
-    expect_newer_than(page, version, timeout=20_000)
+    click_for_the_next_position(page, "button.bid-choice:not([disabled])", "play")
     # The person, as dealer, plays last to the first trick: their card finishes it.
     version = version_of(page)
     page.locator(f"{MATCH} .hand button.card-button.legal").first.click(position={"x": 8, "y": 30})
@@ -289,10 +323,7 @@ def deals_on_the_sheet(page):
 
 @pytest.mark.site_settings(TEST_DEAL_SEED=deal_seed())
 def test_a_whole_classic_deal_is_played_with_the_keyboard_alone(new_member, snap):
-    page = new_member("tamar", locale="ru-RU", viewport={"width": 1366, "height": 768})
-    table_id = seat_members("classic", ["tamar"], game_type="nines", fill_with_bots=True,
-                            clock_seconds=CLOCK_SECONDS)
-    page.goto(f"/ru/tables/{table_id}/")
+    page, _match_id = practice_table(new_member, "desktop-1366", "ru")
     expect(page.locator(f"{MATCH}.my-turn")).to_be_visible()
     moves = 0
     while deals_on_the_sheet(page) == 0:
