@@ -185,8 +185,8 @@ def make_a_move(page):
         button.click()
         return ("bid", button)
     card = legal_cards(page)[0]
-    if card.startswith("X"):
-        play_joker(page, card)
+    if page.locator(f"{MATCH} details.joker-choice:has(svg[data-card='{card}'])").count():
+        play_joker(page, card)  # a joker with several calls (one with a single call is a plain button)
     else:
         play_card(page, card)
     return ("play", card)
