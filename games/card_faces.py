@@ -112,6 +112,18 @@ def card_name(code):
     return gettext("%(rank)s of %(suit)s") % {"rank": rank_name(code[0]), "suit": _suit_of_form(code[1])}
 
 
+def card_label(code):
+    """The card's name as a label begins: "Ace of spades", "Туз пик", "ყვავის ტუზი".
+
+    Georgian script has no capital letters for a sentence to begin with (Python's
+    upper() would turn Mkhedruli into Mtavruli, the all-caps display script), so
+    a Georgian name stays as it is."""
+    name = card_name(code)
+    if not name or "\u10a0" <= name[0] <= "\u10ff" or "\u1c90" <= name[0] <= "\u1cbf":
+        return name
+    return name[0].upper() + name[1:]
+
+
 # --- Drawing -----------------------------------------------------------------------
 # All faces share one 50 x 70 box. Suit shapes are drawn in a 10 x 12 box and placed
 # with a transform; they are our own paths so every browser shows the same symbol

@@ -1,18 +1,32 @@
 """The match page: the same seat view the JSON protocol sends, rendered as HTML."""
 
+from django.conf import settings
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 
-from .services.presenter import SUIT_SYMBOLS, seat_of, seat_view
+from .engine_messages import message_for
+from .services.matches import load_state
+from .services.presenter import SUIT_SYMBOLS, card_refusals, finished_trick, seat_of, seat_view
 from .services.score_sheet import deal_summary, match_end, score_sheet, sheet_names
 from .templatetags.cards import seat_name
 
 SUITS = ("S", "C", "D", "H")
 
 
+# Where each seat sits as the page draws it, counted from me (at the bottom) in play order:
+# the next to play sits on my left, then across, then on my right.
+SEAT_POSITIONS = {4: ("me", "left", "across", "right"), 2: ("me", "across")}
+
+
 def _relative_order(seat_count: int, me: int | None) -> list[int]:
-    """Seats in the order the page draws them: me first (bottom), then clockwise."""
+    """Seats in the order the page draws them: me first (bottom), then in play order."""
     start = me if me is not None else 0
     return [(start + i) % seat_count for i in range(seat_count)]
+
+
+def seat_positions(seat_count: int, me: int | None) -> dict[int, str]:
+    """Each seat's place at the table seen from `me` (a spectator sees it from seat 0)."""
+    return dict(zip(_relative_order(seat_count, me), SEAT_POSITIONS[seat_count]))
 
 
 def _card_choices(view: dict) -> dict:
@@ -56,19 +70,58 @@ def _deal_number(view: dict) -> int:
     return max(view["deal_index"], 1) if played_out else view["deal_index"] + 1
 
 
-def _last_trick_winner(view: dict, names: dict):
-    last = view.get("last_trick")
-    if not last or last.get("winner") is None:
+def _playable(card: str, choices: dict, refusals: dict) -> dict:
+    """A card of mine as the page draws it: its moves when it is legal, else the engine's reason."""
+    refusal = refusals.get(card)
+    return {
+        "card": card,
+        "choices": choices.get(card, []),
+        "is_joker": card.startswith("X"),
+        "reason": message_for(refusal) if refusal is not None else None,
+    }
+
+
+def _trick_entries(cards: list[dict], positions: dict, names: dict) -> list[dict]:
+    return [entry | {"pos": positions[entry["seat"]], "name": seat_name(names[entry["seat"]])} for entry in cards]
+
+
+def _finished_trick(trick: dict | None, view_deal: int, positions: dict, names: dict) -> dict | None:
+    """The last trick taken, with where its cards lie and who took it; `key` tells one trick
+    from the next (the client holds a new one on the table before it goes to its winner)."""
+    if not trick:
         return None
-    return seat_name(names[last["winner"]])
+    winner = trick["winner"]
+    return {
+        "cards": _trick_entries(trick["cards"], positions, names),
+        "winner": winner,
+        "winner_pos": positions[winner],
+        "winner_name": seat_name(names[winner]),
+        "key": f"{trick['deal']}:{''.join(entry['play'] for entry in trick['cards'])}",
+        "earlier_deal": trick["deal"] != view_deal,
+    }
 
 
-def match_context(sv: dict, me: int | None) -> dict:
+def _whose_move(view: dict, me: int | None, names: dict) -> str | None:
+    """The sentence over the hand: your move (what to do), or whose move it is."""
+    if view["finished"] or view["to_act"] is None:
+        return None
+    if me is not None and view["to_act"] == me:
+        return {"trump": _("Your move: choose trump."), "bid": _("Your move: make your bid."),
+                "play": _("Your move: play a card.")}.get(view["phase"], _("Your move."))
+    return _("%(name)s to move.") % {"name": seat_name(names[view["to_act"]])}
+
+
+def match_context(sv: dict, me: int | None, refusals: dict | None = None, last_taken: dict | None = None) -> dict:
+    """What the match page draws of one seat's view. `refusals`: the engine's refusal of each
+    card of mine I may not play now (presenter.card_refusals); `last_taken`: the last trick
+    taken (presenter.finished_trick)."""
     view = sv["view"]
+    refusals = refusals or {}
     seat_count = len(sv["seats"])
     names = {s["index"]: s for s in sv["seats"]}
+    positions = seat_positions(seat_count, me)
     card_choices = _card_choices(view)
-    hand = [{"card": c, "choices": card_choices.get(c, []), "is_joker": c.startswith("X")} for c in view["hand"]]
+    hand = [_playable(c, card_choices, refusals) for c in view["hand"]]
     columns = []
     if view["variant"] == "japanese":
         # The opponent's columns across the table, mine next to my hand.
@@ -77,38 +130,49 @@ def match_context(sv: dict, me: int | None) -> dict:
             for col in view["columns"][s] or []:
                 if col is None:
                     cols.append(None)
+                elif s == me:
+                    cols.append(_playable(col["up"], card_choices, refusals))
                 else:
-                    up = col["up"]
-                    cols.append({"card": up, "choices": card_choices.get(up, []) if s == me else [],
-                                 "is_joker": up.startswith("X")})
-            columns.append({"seat": s, "columns": cols, "mine": s == me, "name": names[s]["name"]})
+                    cols.append({"card": col["up"], "choices": [], "is_joker": col["up"].startswith("X")})
+            columns.append({"seat": s, "columns": cols, "mine": s == me, "name": seat_name(names[s]),
+                            "pos": positions[s]})
     trick_by_seat = {entry["seat"]: entry for entry in view["trick"]}
+    order = [names[i] | {"trick_card": trick_by_seat.get(i), "pos": positions[i], "label": seat_name(names[i])}
+             | _seat_facts(view, i) for i in _relative_order(seat_count, me)]
+    my_turn = me is not None and view["to_act"] == me
     return {
         "sv": sv,
         "view": view,
         "deal_number": _deal_number(view),
-        "last_trick_winner": _last_trick_winner(view, names),
         "me": me,
         "version": sv["version"],
-        "my_turn": me is not None and view["to_act"] == me,
-        "order": [names[i] | {"trick_card": trick_by_seat.get(i)} | _seat_facts(view, i)
-                  for i in _relative_order(seat_count, me)],
+        "my_turn": my_turn,
+        "whose_move": _whose_move(view, me, names),
+        "order": order,
+        "others": order[1:],
+        "my_seat": order[0],  # mine, or for a spectator seat 0's, at the bottom
+        "trick": _trick_entries(view["trick"], positions, names),
+        "last_taken": _finished_trick(last_taken, view["deal_index"], positions, names),
         "sheet": score_sheet(view, sheet_names(sv["seats"]), me),
         "deal_summary": deal_summary(view, sheet_names(sv["seats"])),
         "hand": hand,
         "columns": columns,
-        "bid_buttons": _bid_buttons(view) if me is not None and view["to_act"] == me else [],
-        "trump_buttons": _trump_buttons(view) if me is not None and view["to_act"] == me else [],
+        "bid_buttons": _bid_buttons(view) if my_turn else [],
+        "trump_buttons": _trump_buttons(view) if my_turn else [],
         "suits": [{"value": s, "symbol": SUIT_SYMBOLS[s]} for s in SUITS],
         "suit_symbols": SUIT_SYMBOLS,
+        "pace_ms": int(settings.BOT_PACE_SECONDS * 1000),
     }
 
 
 def page_context(table, player) -> dict:
-    """Everything the match fragment shows one player (the page and every live update)."""
+    """Everything the match fragment shows `player` (a seat, or a spectator), the page
+    and every live update alike."""
+    match = table.match
     me = seat_of(table, player)
-    sv = seat_view(table.match, me)
-    return match_context(sv, me) | {
+    state = load_state(match)
+    sv = seat_view(match, me, state=state)
+    return match_context(sv, me, card_refusals(state, me), finished_trick(match, sv["view"])) | {
         "table": table,
         "rematch": rematch_offer(table, player),
         "match_end": match_end(sv, table, sheet_names(sv["seats"]), me),

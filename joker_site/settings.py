@@ -259,6 +259,10 @@ WHITENOISE_USE_FINDERS = DEBUG
 
 # --- Game settings --------------------------------------------------------------
 DISCONNECT_GRACE_SECONDS = env_int("DISCONNECT_GRACE_SECONDS", 60)
+# The match page shows other seats' cards (bots, the server's moves) at a person's pace:
+# this many seconds per card that arrived in one update, and a finished trick stays on
+# the table at least a second. 0 shows every update at once (the tests, the load test).
+BOT_PACE_SECONDS = env_seconds("BOT_PACE_SECONDS", 1, minimum=0)
 # A table nobody filled is closed (stakes refunded) after this long.
 UNFILLED_TABLE_SECONDS = env_int("UNFILLED_TABLE_SECONDS", 30 * 60, minimum=1)
 # Database threads per web process for the JSON protocol (games/protocol.py, docs/deploy.md).

@@ -46,8 +46,14 @@ async def connect(table_id, player, language="en"):
     return communicator
 
 
+# The final trick of the deal before, shown while the next deal begins: played face up,
+# public, though the new deal may have dealt the same cards into someone's hand.
+EARLIER_DEAL = re.compile(r"<!-- earlier deal -->.*?<!-- /earlier deal -->", re.DOTALL)
+
+
 def cards_in(frame: str) -> set[str]:
-    return set(CARD_TOKEN.findall(html.unescape(frame)))
+    """The cards a frame shows of the current deal (the earlier deal's final trick left out)."""
+    return set(CARD_TOKEN.findall(html.unescape(EARLIER_DEAL.sub("", frame))))
 
 
 def legal_moves(frame: str) -> list[dict]:

@@ -20,7 +20,8 @@ def page_of(match, player):
 
 
 def deal_info(page):
-    return re.sub(r"\s+", " ", re.search(r'<div class="deal-info">(.*?)</div>', page, re.DOTALL).group(1)).strip()
+    text = re.sub(r"<[^>]+>", "", re.search(r'<div class="deal-info">(.*?)</div>', page, re.DOTALL).group(1))
+    return re.sub(r"\s+", " ", text).strip()
 
 
 def test_the_first_deal_of_a_classic_game_is_deal_1_of_pulka_1():
@@ -59,7 +60,8 @@ def test_practice_bots_are_told_apart_by_their_seats_at_the_table_and_on_the_sco
     table = table_service.create_table(person, TableSettings(variant="classic", fill_with_bots=True))
     page = page_of(Match.objects.get(table=table), person)
     names = re.findall(r'<div class="player-name">(.*?)</div>', page, re.DOTALL)
-    assert [re.sub(r"<.*", "", name).strip() for name in names] == ["tamar", "Bot 2", "Bot 3", "Bot 4"]
+    # The others around the table in play order (left, across, right), then my own seat at the bottom.
+    assert [re.sub(r"<.*", "", name).strip() for name in names] == ["Bot 2", "Bot 3", "Bot 4", "tamar"]
     sheet_header = re.search(r'<table class="sheet">\s*<thead>(.*?)</thead>', page, re.DOTALL).group(1)
     assert re.findall(r'class="sheet-player[^"]*"><span translate="no">(.*?)</span>', sheet_header) == [
         "tamar", "Bot 2", "Bot 3", "Bot 4"]

@@ -6,8 +6,11 @@ decided) and adds the table's public facts. The browser renders it as HTML,
 the JSON protocol sends it as it is.
 """
 
+from django.core.cache import cache
+
 from ratings.services import cached_shown_ratings
 
+from ..engine import IllegalAction, Play, state_from_record
 from ..fairness import public_commitments
 from ..models import Match, MatchStatus, Table
 from . import clocks
@@ -92,3 +95,59 @@ def seat_view(match: Match, seat: int | None, state=None, seats=None) -> dict:
         "commitments": public_commitments(match),
         "stake": table.stake,
     }
+
+
+def card_refusals(state, seat: int | None) -> dict:
+    """For each card `seat` holds (or shows face up) but may not play now, the engine's own
+    refusal of that play: {card: IllegalAction}. The page shows it as the card's reason,
+    the same refusal the engine would send had the card been played."""
+    if seat is None:
+        return {}
+    view = state.view(seat)
+    columns = (view.get("columns") or [None, None])[seat] if view["variant"] == "japanese" else None
+    cards = list(view["hand"]) + [col["up"] for col in columns or [] if col is not None]
+    legal = {action["play"] for action in view["legal_actions"] if "play" in action}
+    probe = state.copy()  # an illegal move leaves the state as it was; the copy keeps the caller's safe
+    refusals = {}
+    for card in cards:
+        if card in legal:
+            continue
+        try:
+            probe.apply(_play_probe(view, seat, card))
+        except IllegalAction as error:
+            refusals[card] = error
+        else:  # pragma: no cover - the engine listed every legal play; never reached
+            raise AssertionError(f"{card} was playable but not among the legal actions")
+    return refusals
+
+
+def _play_probe(view: dict, seat: int, card: str) -> Play:
+    """The play of `card` as a person would make it; a joker with the call it would need."""
+    if not card.startswith("X"):
+        return Play(seat, card)
+    leading = view["phase"] == "play" and not view["trick"]
+    joker = "take" if view["variant"] == "classic" else None
+    return Play(seat, card, joker, "S" if leading else None)
+
+
+def finished_trick(match: Match, view: dict) -> dict | None:
+    """The last trick taken, as the table shows it: {"cards", "winner", "deal"}.
+
+    Within a deal it is the view's `last_trick`. A deal's final trick disappears from the
+    view the moment the next deal is dealt (at once, in the same move), so until the new
+    deal has a trick of its own it is read from the record: the finished deals replayed
+    without the new one, which is the position right after that trick. Played cards are
+    public; nothing else of those deals is shown."""
+    if view.get("last_trick") and view["last_trick"].get("cards"):
+        return {**view["last_trick"], "deal": view["deal_index"]}
+    finished_deals = view["deal_index"] if not view["finished"] else len(match.record["deals"])
+    if finished_deals < 1:
+        return None
+    key = f"final-trick:{match.pk}:{match.created_at.timestamp()}:{finished_deals}"
+    trick = cache.get(key)
+    if trick is None:
+        after = state_from_record({**match.record, "deals": match.record["deals"][:finished_deals]})
+        last = after.view(None)["last_trick"]
+        trick = {**last, "deal": finished_deals - 1} if last and last.get("cards") else {}
+        cache.set(key, trick, timeout=24 * 3600)
+    return trick or None

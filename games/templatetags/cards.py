@@ -8,6 +8,7 @@
     {% card_columns face_up %}       Japanese columns: face-down cards under these face-up ones
     {% suit "H" %}                   a suit symbol ("none" for no trump)
     {{ "QH"|card_name }}             "queen of hearts" in the current language
+    {{ "QH"|card_label }}            "Queen of hearts": the name as a label begins
     {{ "H"|suit_name }}              "hearts" / "გული" / "черви"
 
 Pages also need ``{% static 'css/cards.css' %}``. A wrong code raises an error
@@ -49,6 +50,11 @@ def suit(code, extra_class=""):
 @register.filter
 def card_name(code):
     return card_faces.card_name(str(code))
+
+
+@register.filter
+def card_label(code):
+    return card_faces.card_label(str(code))
 
 
 @register.filter

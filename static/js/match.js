@@ -1,8 +1,104 @@
-// The live table's small helpers: the move clock countdown and tidy joker menus.
-// Everything else is server-rendered HTML that htmx swaps in over the websocket.
+// The live table in the browser. The server renders every position (games/_match.html)
+// and pushes it over the websocket; this script only presents it:
+// - it takes over htmx's handling of the socket's messages, so that the cards that arrived
+//   in one update (bots, the server's moves) are laid on the table one by one at a
+//   person's pace (data-pace, BOT_PACE_SECONDS), a finished trick stays on the table at
+//   least a second with its taker marked and then goes to them; then the new position is
+//   swapped in (a View Transition where the browser has one, so my card travels);
+// - sounds (Web Audio, made here; a mute switch remembered in localStorage), the tab's
+//   title while it is in the background, announcements for screen readers;
+// - a card I may not play says why (its reason is in the page: the engine's refusal);
+//   arrow keys move between my cards; focus stays in place across updates;
+// - the move clocks, the drawer with the score sheet, tidy joker menus.
+// It decides nothing: every move is checked by the server.
 (function () {
   "use strict";
 
+  document.documentElement.classList.add("js");
+  var TRICK_HOLD_MS = 1200;  // a finished trick stays at least this long (more than a second)
+  var LEAVE_MS = 450;
+  var reducedMotion = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)");
+
+  function match() { return document.getElementById("match"); }
+  function wait(ms) { return new Promise(function (resolve) { setTimeout(resolve, ms); }); }
+  function moving() { return !(reducedMotion && reducedMotion.matches); }
+
+  // --- sounds -------------------------------------------------------------------
+  var SOUND_KEY = "joker-sound";
+  var audio = null;
+  function soundOn() {
+    try { return localStorage.getItem(SOUND_KEY) !== "off"; } catch (e) { return true; }
+  }
+  function setSound(on) {
+    try { localStorage.setItem(SOUND_KEY, on ? "on" : "off"); } catch (e) { /* private mode */ }
+    syncSoundToggle();
+  }
+  function syncSoundToggle() {
+    document.querySelectorAll(".sound-toggle").forEach(function (button) {
+      button.setAttribute("aria-pressed", soundOn() ? "true" : "false");
+    });
+  }
+  // Each sound is a few short tones: [frequency Hz, start s, length s, wave].
+  var SOUNDS = {
+    card: [[520, 0, 0.06, "triangle"]],
+    trick: [[392, 0, 0.08, "triangle"], [523, 0.07, 0.1, "triangle"]],
+    turn: [[660, 0, 0.12, "sine"], [880, 0.13, 0.16, "sine"]],
+    low: [[880, 0, 0.07, "square"], [880, 0.15, 0.07, "square"]],
+    deal: [[523, 0, 0.12, "sine"], [659, 0.12, 0.12, "sine"], [784, 0.24, 0.22, "sine"]],
+    refused: [[220, 0, 0.12, "sawtooth"]]
+  };
+  // Browsers let a page make sound only after the person has touched it: until then,
+  // no audio context is made at all (no warnings about a blocked one).
+  var touched = false;
+  ["pointerdown", "keydown"].forEach(function (type) {
+    document.addEventListener(type, function () { touched = true; }, { capture: true, passive: true });
+  });
+  function play(name) {
+    if (!touched || !soundOn() || !SOUNDS[name]) return;
+    var Context = window.AudioContext || window.webkitAudioContext;
+    if (!Context) return;
+    try {
+      audio = audio || new Context();
+      if (audio.state === "suspended") audio.resume().catch(function () {});
+      var now = audio.currentTime;
+      SOUNDS[name].forEach(function (tone) {
+        var osc = audio.createOscillator();
+        var gain = audio.createGain();
+        osc.type = tone[3];
+        osc.frequency.value = tone[0];
+        gain.gain.setValueAtTime(0.0001, now + tone[1]);
+        gain.gain.exponentialRampToValueAtTime(0.12, now + tone[1] + 0.01);
+        gain.gain.exponentialRampToValueAtTime(0.0001, now + tone[1] + tone[2]);
+        osc.connect(gain).connect(audio.destination);
+        osc.start(now + tone[1]);
+        osc.stop(now + tone[1] + tone[2] + 0.02);
+      });
+    } catch (e) { /* no sound is no harm */ }
+  }
+
+  // --- announcements and the tab's title ----------------------------------------
+  // What is said in one moment is read as one message.
+  var toSay = [];
+  function announce(text) {
+    var region = document.getElementById("table-announcer");
+    if (!region || !text) return;
+    if (!toSay.length) {
+      setTimeout(function () {
+        region.textContent = toSay.join(" ");
+        toSay = [];
+      }, 30);
+    }
+    toSay.push(text);
+  }
+  var pageTitle = document.title;
+  function updateTitle() {
+    var m = match();
+    var cue = m && m.classList.contains("my-turn") && m.querySelector(".whose-move.mine");
+    document.title = cue && document.hidden ? "● " + cue.textContent.trim() + " · " + pageTitle : pageTitle;
+  }
+  document.addEventListener("visibilitychange", updateTitle);
+
+  // --- the clocks -----------------------------------------------------------------
   function secondsUntil(iso) {
     return Math.max(0, Math.ceil((Date.parse(iso) - Date.now()) / 1000));
   }
@@ -14,38 +110,337 @@
     return format.replace("{n}", String(n));
   }
 
-  function tickClock() {
-    var match = document.getElementById("match");
-    if (!match) return;
-    var clock = match.querySelector(".clock-value");
-    var deadline = match.getAttribute("data-deadline");
-    if (clock && deadline) {
+  var warnedFor = null;
+  function tickClocks() {
+    var m = match();
+    if (!m) return;
+    m.querySelectorAll(".clock[data-deadline]").forEach(function (clock) {
+      var deadline = clock.getAttribute("data-deadline");
       var left = secondsUntil(deadline);
-      clock.textContent = secondsText(left);
-      clock.parentElement.classList.toggle("clock-low", left <= 5);
-    }
-    match.querySelectorAll(".disconnected-note[data-until]").forEach(function (note) {
+      var value = clock.querySelector(".clock-value");
+      if (value) value.textContent = secondsText(left);
+      var low = left <= 5;
+      clock.classList.toggle("clock-low", low);
+      if (low && left > 0 && warnedFor !== deadline && clock.closest(".player.mine")) {
+        warnedFor = deadline;
+        play("low");
+      }
+    });
+    m.querySelectorAll(".disconnected-note[data-until]").forEach(function (note) {
       var out = note.querySelector(".grace");
       if (out) out.textContent = secondsText(secondsUntil(note.getAttribute("data-until")));
     });
   }
-  setInterval(tickClock, 250);
+  setInterval(tickClocks, 250);
 
-  // A joker's menu closes when another one opens.
+  // --- what the page keeps across updates -----------------------------------------
+  var extrasOpen = false;
+  var fairOpen = false;
+  function myCards(root) {
+    return Array.prototype.slice.call((root || document).querySelectorAll(
+      "#match .columns.mine .card-button:not(span), #match .hand .card-button:not(span)"));
+  }
+  function restoreUi(m) {
+    m.classList.toggle("extras-open", extrasOpen);
+    var toggle = m.querySelector(".extras-toggle");
+    if (toggle) toggle.setAttribute("aria-expanded", extrasOpen ? "true" : "false");
+    var fair = m.querySelector("#fair-deal");
+    if (fair && fairOpen) fair.open = true;
+    syncSoundToggle();
+    tickClocks();
+    updateTitle();
+  }
+
+  // --- laying an update on the table ---------------------------------------------
+  var queue = [];
+  var busy = false;
+
+  function parse(html) {
+    var template = document.createElement("template");
+    template.innerHTML = html;
+    return template.content;
+  }
+
+  function slotCards(container) {
+    if (!container) return [];
+    return Array.prototype.map.call(container.querySelectorAll(":scope > .trick-slot"), function (slot) {
+      return slot.getAttribute("data-card");
+    });
+  }
+
+  // Lay `slots` (elements of the new position) on the current trick one by one.
+  function layCards(trick, slots, pace) {
+    var chain = Promise.resolve();
+    slots.forEach(function (slot, index) {
+      chain = chain.then(function () {
+        var copy = slot.cloneNode(true);
+        copy.style.viewTransitionName = "none";
+        copy.classList.add("arrived");
+        trick.appendChild(copy);
+        play("card");
+        announce(copy.getAttribute("data-said"));
+        return index < slots.length - 1 ? wait(pace) : null;  // after the last, whatever follows waits
+      });
+    });
+    return chain;
+  }
+
+  // Show the trick just taken (with its taker), hold it, send it to the taker.
+  function holdTakenTrick(trick, taken, pace) {
+    trick.querySelectorAll(":scope > .trick-slot").forEach(function (slot) { slot.remove(); });
+    var shown = taken.cloneNode(true);
+    shown.hidden = false;
+    shown.classList.add("showing");
+    shown.querySelectorAll(".trick-slot").forEach(function (slot) { slot.style.viewTransitionName = "none"; });
+    trick.appendChild(shown);
+    play("trick");
+    announce(shown.getAttribute("data-said"));
+    return wait(Math.max(TRICK_HOLD_MS, pace)).then(function () {
+      if (!moving()) return null;
+      shown.classList.add("leaving");
+      return wait(LEAVE_MS);
+    }).then(function () { shown.remove(); });
+  }
+
+  // The cards other seats played in this update, laid down at a person's pace before the
+  // new position is swapped in. My own card is laid at once (I just played it).
+  function replay(old, next) {
+    var pace = parseInt(next.getAttribute("data-pace") || "0", 10);
+    var trick = old.querySelector(".trick");
+    if (!pace || !trick || old.getAttribute("data-version") === next.getAttribute("data-version")) {
+      return Promise.resolve();
+    }
+    var shown = slotCards(trick);
+    var oldTaken = old.querySelector(".taken-trick");
+    var taken = next.querySelector(".taken-trick");
+    var newTrick = next.querySelector(".trick");
+    var steps = Promise.resolve();
+    var trickDone = taken && (!oldTaken || oldTaken.getAttribute("data-key") !== taken.getAttribute("data-key"));
+    if (trickDone) {
+      var rest = Array.prototype.filter.call(taken.querySelectorAll(".trick-slot"), function (slot) {
+        return shown.indexOf(slot.getAttribute("data-card")) < 0;
+      });
+      steps = steps.then(function () { return layCards(trick, rest, pace); })
+        .then(function () { return holdTakenTrick(trick, taken, pace); });
+      shown = [];
+    }
+    var arriving = Array.prototype.filter.call(newTrick ? newTrick.querySelectorAll(":scope > .trick-slot") : [],
+      function (slot) { return shown.indexOf(slot.getAttribute("data-card")) < 0; });
+    // One new card with no trick finished is a single move: the swap itself shows it.
+    if (arriving.length > 1 || (trickDone && arriving.length)) {
+      var all = arriving.slice(0, -1);  // the last one arrives with the swap
+      steps = steps.then(function () { return layCards(trick, all, pace); }).then(function () { return wait(pace); });
+    }
+    return steps;
+  }
+
+  function swapIn(fragment) {
+    var old = match();
+    var focus = rememberFocus();
+    Array.prototype.slice.call(fragment.children).forEach(function (element) {
+      var target = element.id && document.getElementById(element.id);
+      // Every element of a message replaces the one with its id (what htmx's ws extension
+      // does with hx-swap-oob="true"); the attribute goes, or htmx.swap would swap it twice.
+      element.removeAttribute("hx-swap-oob");
+      if (target) htmx.swap(target, element.outerHTML, { swapStyle: "outerHTML" });
+    });
+    var now = match();
+    if (now && now !== old) {
+      now.querySelectorAll(".trick > .trick-slot").forEach(function (slot) {
+        if (!old || !old.querySelector('.trick > .trick-slot[data-card="' + slot.getAttribute("data-card") + '"]')) {
+          slot.classList.add("arrived");
+        }
+      });
+      restoreUi(now);
+      restoreFocus(focus);
+    }
+  }
+
+  function takenKey(root) {
+    var taken = root && root.querySelector(".taken-trick");
+    return taken ? taken.getAttribute("data-key") : null;
+  }
+
+  function noticeChanges(old, next) {
+    if (!old || !next) return;
+    var myTurnNow = next.classList.contains("my-turn");
+    var paced = parseInt(next.getAttribute("data-pace") || "0", 10) > 0;
+    if (!paced && takenKey(next) && takenKey(next) !== takenKey(old)) {
+      play("trick");  // at a pace, the held trick itself says so
+      announce(next.querySelector(".taken-trick").getAttribute("data-said"));
+    }
+    if (old.getAttribute("data-deal") !== next.getAttribute("data-deal")) play("deal");
+    if (myTurnNow && !old.classList.contains("my-turn")) {
+      play("turn");
+      var cue = next.querySelector(".whose-move");
+      if (cue) announce(cue.textContent.trim());
+    }
+  }
+
+  function show(html) {
+    var fragment = parse(html);
+    var next = fragment.querySelector("#match");
+    var old = match();
+    if (!next || !old) {
+      swapIn(fragment);
+      return Promise.resolve();
+    }
+    return replay(old, next).then(function () {
+      var lone = slotCards(next.querySelector(".trick")).filter(function (card) {
+        return slotCards(old.querySelector(".trick")).indexOf(card) < 0;
+      });
+      var newVersion = old.getAttribute("data-version") !== next.getAttribute("data-version");
+      noticeChanges(old, next);
+      if (newVersion && lone.length) {
+        play("card");
+        announce(next.querySelector('.trick > .trick-slot[data-card="' + lone[lone.length - 1] + '"]').getAttribute("data-said"));
+      }
+      if (newVersion && moving() && document.startViewTransition && !document.hidden) {
+        var transition = document.startViewTransition(function () { swapIn(fragment); });
+        [transition.ready, transition.finished, transition.updateCallbackDone].forEach(function (promise) {
+          if (promise) promise.catch(function () {});
+        });
+        return transition.finished.catch(function () {});
+      }
+      swapIn(fragment);
+      return null;
+    });
+  }
+
+  // While an update is being laid on the table <html> carries "table-moving" (tests wait
+  // for the table to be at rest before they measure it).
+  function pump() {
+    if (busy) return;
+    document.documentElement.classList.toggle("table-moving", queue.length > 0);
+    if (!queue.length) return;
+    busy = true;
+    var html = queue.shift();
+    Promise.resolve().then(function () { return show(html); }).catch(function (error) {
+      // Whatever went wrong in presenting, the position itself must still arrive.
+      try { swapIn(parse(html)); } catch (e) { /* nothing more to try */ }
+      if (window.console) console.warn("match.js:", error);
+    }).then(function () { busy = false; pump(); });
+  }
+
+  document.addEventListener("htmx:wsBeforeMessage", function (event) {
+    if (typeof event.detail.message !== "string") return;
+    event.preventDefault();  // presented here, in order, one after the other
+    queue.push(event.detail.message);
+    pump();
+  });
+
+  // --- focus across updates, and the keys ------------------------------------------
+  function rememberFocus() {
+    var active = document.activeElement;
+    var m = match();
+    if (!active || !m || !m.contains(active)) return null;
+    return { id: active.id, index: myCards().indexOf(active), inCards: myCards().indexOf(active) >= 0 };
+  }
+  function restoreFocus(was) {
+    if (!was) return;
+    var m = match();
+    if (!m || (document.activeElement && m.contains(document.activeElement))) return;
+    var target = (was.id && document.getElementById(was.id)) || null;
+    var cards = myCards();
+    if (!target && was.inCards && cards.length) target = cards[Math.min(was.index, cards.length - 1)];
+    if (!target) target = m.querySelector(".action-panel button:not([disabled])") || m.querySelector(".card-button.legal") || cards[0];
+    if (target) target.focus({ preventScroll: true });
+  }
+
+  document.addEventListener("keydown", function (event) {
+    var card = event.target.closest && event.target.closest(".card-button");
+    if (card && ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"].indexOf(event.key) >= 0) {
+      var cards = myCards();
+      var at = cards.indexOf(card);
+      if (at < 0) return;
+      var to = { ArrowLeft: at - 1, ArrowUp: at - 1, ArrowRight: at + 1, ArrowDown: at + 1, Home: 0, End: cards.length - 1 }[event.key];
+      to = (to + cards.length) % cards.length;
+      cards[to].focus();
+      event.preventDefault();
+      return;
+    }
+    if (event.key === "Escape") {
+      var open = document.querySelector("details.joker-choice[open]");
+      if (open) {
+        open.open = false;
+        open.querySelector("summary").focus();
+      } else if (extrasOpen) {
+        setExtras(false);
+      }
+    }
+  });
+
+  // --- clicks: reasons, the drawer, the sound switch ----------------------------
+  function setExtras(open) {
+    extrasOpen = open;
+    var m = match();
+    if (m) restoreUi(m);
+    if (m && open) {
+      var close = m.querySelector(".extras-close");
+      if (close) close.focus({ preventScroll: true });
+    }
+  }
+  document.addEventListener("click", function (event) {
+    var target = event.target;
+    var refused = target.closest && target.closest(".card-button.illegal");
+    if (refused) {
+      var out = document.getElementById("card-reason");
+      if (out) out.textContent = refused.getAttribute("data-reason");
+      refused.classList.remove("refused");
+      void refused.offsetWidth;  // restart the shake
+      refused.classList.add("refused");
+      play("refused");
+      return;
+    }
+    if (target.closest(".extras-toggle")) { setExtras(!extrasOpen); return; }
+    if (target.closest(".extras-close")) {
+      setExtras(false);
+      var toggle = document.querySelector(".extras-toggle");
+      if (toggle) toggle.focus({ preventScroll: true });
+      return;
+    }
+    if (target.closest(".sound-toggle")) { setSound(!soundOn()); if (soundOn()) play("turn"); }
+  });
+
   document.addEventListener("toggle", function (event) {
     var opened = event.target;
-    if (!opened.classList || !opened.classList.contains("joker-choice") || !opened.open) return;
+    if (!opened.classList) return;
+    if (opened.id === "fair-deal") fairOpen = opened.open;
+    // A joker's menu closes when another one opens, and its first call takes the focus.
+    if (!opened.classList.contains("joker-choice") || !opened.open) return;
     document.querySelectorAll("details.joker-choice[open]").forEach(function (other) {
       if (other !== opened) other.open = false;
     });
+    keepInside(opened.querySelector(".joker-menu"));
+    if (opened.querySelector("summary") === document.activeElement) {
+      var first = opened.querySelector(".joker-menu button");
+      if (first) first.focus({ preventScroll: true });
+    }
   }, true);
 
-  // No resync request on (re)connecting: the server sends the current position on every
-  // connect, and a second copy would replace the match area again while someone taps it.
+  // The menu is placed over the table by CSS; this only mends what a narrow or short
+  // window would still push past an edge.
+  function keepInside(menu) {
+    if (!menu) return;
+    menu.style.top = "";
+    menu.style.bottom = "";
+    var box = menu.getBoundingClientRect();
+    if (box.top < 4) { menu.style.top = "4px"; menu.style.bottom = "auto"; }
+    else if (box.bottom > window.innerHeight - 4) { menu.style.bottom = "4px"; }
+  }
 
   // A sent move disables the buttons until the new position arrives (no double plays).
   document.addEventListener("htmx:wsAfterSend", function () {
-    var match = document.getElementById("match");
-    if (match) match.classList.add("waiting-for-server");
+    var m = match();
+    if (m) m.classList.add("waiting-for-server");
+    var out = document.getElementById("card-reason");
+    if (out) out.textContent = "";
   });
+
+  document.addEventListener("DOMContentLoaded", function () {
+    var m = match();
+    if (m) restoreUi(m);
+  });
+  // No resync request on (re)connecting: the server sends the current position on every
+  // connect, and a second copy would replace the match area again while someone taps it.
 })();

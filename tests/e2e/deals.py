@@ -12,6 +12,9 @@ engine, the same generator and the same bot the server uses:
   a named suit;
 - classic nines with three practice bots: the person in seat 0 deals the first deal,
   so they bid last, after the bots, and one bid is forbidden to them.
+
+`joker_lead_seed()` deals a classic nines table where the person sits after the
+dealer, chooses trump and leads the first trick holding a joker (its menu of calls).
 """
 
 import functools
@@ -63,3 +66,19 @@ def deal_seed():
         if japanese_host_holds_a_joker(seed) and classic_person_deals_and_has_a_forbidden_bid(seed):
             return seed
     raise LookupError(f"none of the first {SEEDS_TRIED} seeds deals what the match scenarios need")
+
+
+def classic_person_chooses_trump_and_holds_a_joker(seed):
+    """Seat 0 sits after the first dealer: they choose the nines deal's trump from their
+    first three cards, and lead the first trick with a joker among their nine cards."""
+    state = _dealt(seed, "classic", {"game_type": "nines", "khishti": 200, "pulka_bonus": "premium_moshla"})
+    dealt_hand = state.record_deals()[0]["hands"][0]
+    return state.dealer == 3 and any(card.startswith("X") for card in dealt_hand)
+
+
+@functools.cache
+def joker_lead_seed():
+    for seed in itertools.islice(itertools.count(1), SEEDS_TRIED):
+        if classic_person_chooses_trump_and_holds_a_joker(seed):
+            return seed
+    raise LookupError(f"none of the first {SEEDS_TRIED} seeds deals seat 0 a joker to lead with")

@@ -11,6 +11,7 @@ table's websocket.
 """
 
 import json
+import re
 
 from playwright.sync_api import expect
 
@@ -37,9 +38,15 @@ def expect_version(page, version, timeout=None):
 
 
 def expect_newer_than(page, version, timeout=None) -> int:
-    """Wait until the page shows a position after `version`; return the new version."""
+    """Wait until the page shows a position after `version`, laid on the table (no card
+    still travelling, `html.table-moving`); return the new version."""
     expect(page.locator(MATCH)).not_to_have_attribute("data-version", str(version), **_timeout(timeout))
+    expect_table_at_rest(page, timeout)
     return version_of(page)
+
+
+def expect_table_at_rest(page, timeout=None):
+    expect(page.locator("html")).not_to_have_class(re.compile(r"\btable-moving\b"), **_timeout(timeout))
 
 
 def everyone_at(pages, version):
@@ -89,8 +96,8 @@ def position_as_seen(page) -> dict:
           columns: [...match.querySelectorAll('.columns')].map(side =>
               [...side.querySelectorAll('.column')].map(c =>
                   [...c.querySelectorAll('svg[data-card]')].map(f => f.dataset.card).join(' '))),
-          trick: [...match.querySelectorAll('.player')].map(p =>
-              [...p.querySelectorAll('.trick-slot svg[data-card]')].map(f => f.dataset.card).join(' ')),
+          trick: [...match.querySelectorAll('.trick > .trick-slot')].map(slot =>
+              slot.dataset.seat + ' ' + slot.dataset.card),
           stats: [...match.querySelectorAll('.player-stats')].map(text),
           trump: text(match.querySelector('.trump-box')),
         }; }"""
@@ -126,14 +133,19 @@ def card_button(page, card):
     return page.locator(f"{MATCH} button.card-button.legal:has(svg[data-card='{card}'])")
 
 
+# The hand overlaps its cards when they do not fit one row: the next card covers a card's
+# right part, never its left edge, where a person taps it.
+ON_THE_VISIBLE_EDGE = {"x": 8, "y": 30}
+
+
 def play_card(page, card):
     """Click a marked ordinary card."""
-    card_button(page, card).click()
+    card_button(page, card).click(position=ON_THE_VISIBLE_EDGE)
 
 
 def open_joker_menu(page, card):
     menu = page.locator(f"{MATCH} details.joker-choice:has(svg[data-card='{card}'])")
-    menu.locator("summary").click()
+    menu.locator("summary").click(position=ON_THE_VISIBLE_EDGE)
     expect(menu.locator(".joker-menu")).to_be_visible()
     return menu
 
@@ -151,6 +163,15 @@ def play_joker(page, card, mode=None, suit=None):
     raise AssertionError(f"no {mode or 'any'} {suit or ''} choice in the menu of {card}")
 
 
+def open_the_drawer(page):
+    """On a phone the score sheet, the last trick and leaving are in a drawer: open it
+    (on a desktop they are beside the table, and there is no drawer to open)."""
+    toggle = page.locator(f"{MATCH} .extras-toggle")
+    if toggle.is_visible() and toggle.get_attribute("aria-expanded") != "true":
+        toggle.click()
+    expect(page.locator(f"{MATCH} .match-extras")).to_be_visible()
+
+
 def make_a_move(page):
     """A sensible click for whoever's turn it is: the first trump, the first bid allowed,
     the first marked card (a joker as its menu's first choice). Returns what was clicked."""
@@ -164,8 +185,8 @@ def make_a_move(page):
         button.click()
         return ("bid", button)
     card = legal_cards(page)[0]
-    if card.startswith("X"):
-        play_joker(page, card)
+    if page.locator(f"{MATCH} details.joker-choice:has(svg[data-card='{card}'])").count():
+        play_joker(page, card)  # a joker with several calls (one with a single call is a plain button)
     else:
         play_card(page, card)
     return ("play", card)

@@ -17,6 +17,7 @@ from e2e.match_play import (
     expect_version,
     legal_cards,
     make_a_move,
+    open_the_drawer,
     play_joker,
     play_until,
     position_as_seen,
@@ -95,7 +96,7 @@ def test_two_people_play_a_whole_japanese_deal_at_a_password_table(new_member, s
     led = play_joker(host, joker, suit=_suit_the_guest_holds(guest))  # Japanese: always to take, no mode
     version = expect_newer_than(host, version)
     everyone_at(pages, version)
-    expect(guest.locator(f"{MATCH} .player[data-seat='0'] .trick-slot svg[data-card='{joker}']")).to_be_visible()
+    expect(guest.locator(f"{MATCH} .trick-slot[data-seat='0'] svg[data-card='{joker}']")).to_be_visible()
     expect_marked_moves_are_the_legal_ones(guest, match_id, 1)
     answers = [card for card in legal_cards(guest) if not card.startswith("X")]
     assert len(answers) == 1 and answers[0][1] == led["suit"], answers
@@ -123,6 +124,7 @@ def test_two_people_play_a_whole_japanese_deal_at_a_password_table(new_member, s
     sheet = load_state(Match.objects.get(pk=match_id)).view(0)["score_sheet"]["deals"]
     assert len(sheet) == 1 and sum(sheet[0]["tricks"]) == 18
     for page in pages:
+        open_the_drawer(page)  # on a phone the score sheet is one tap away
         page.locator(f"{MATCH} .score-sheet summary").click()
         row = page.locator(f"{MATCH} .score-sheet tr.deal-row:not(.current)")
         expect(row).to_have_count(1)

@@ -15,17 +15,21 @@ CLOCK_SECONDS = 120  # nobody's move clock should run out during a scenario
 SCROLLS_BY_ITSELF = [".score-scroll"]
 HAND_CARDS = f"{MATCH} .hand .card-button"
 
-# For each card of the hand: is it inside the viewport's width, and is the card itself
-# (not something laid over it) what a tap at its middle would reach?
+# For each card of the hand: is it inside the viewport, and is the card itself (not
+# something laid over it) what a tap at the middle of its visible part would reach? The
+# hand overlaps its cards to fit one row: a card's visible part ends where the next begins.
 _CARDS_OUT_OF_REACH = """
 (cards) => cards.flatMap((card, index) => {
-  card.scrollIntoView({block: 'center'});
   const box = card.getBoundingClientRect();
   const name = card.querySelector('[data-card]')?.dataset.card || `card ${index + 1}`;
-  if (box.left < 0 || box.right > document.documentElement.clientWidth) {
-    return [`${name} spans x=${Math.round(box.left)}..${Math.round(box.right)}`];
+  if (box.left < 0 || box.right > document.documentElement.clientWidth || box.top < 0
+      || box.bottom > window.innerHeight) {
+    return [`${name} spans x=${Math.round(box.left)}..${Math.round(box.right)}, y=${Math.round(box.top)}..${Math.round(box.bottom)}`];
   }
-  const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+  const next = cards[index + 1];
+  const right = next && next.parentElement === card.parentElement
+    ? Math.min(box.right, next.getBoundingClientRect().left) : box.right;
+  const hit = document.elementFromPoint((box.left + right) / 2, box.top + box.height / 2);
   if (hit && card.contains(hit)) return [];
   return [`${name} is covered by ${hit ? hit.outerHTML.slice(0, 80) : 'nothing'}`];
 })
@@ -75,7 +79,7 @@ def test_the_japanese_match_page_fits_a_phone_and_its_cards_can_be_tapped(new_me
     check_the_phone_layout(phone, snap, "japanese-lead-phone")
 
     played = tap_a_marked_plain_card(phone)
-    trick_card = f"{MATCH} .player[data-seat='0'] .trick-slot svg[data-card='{played}']"
+    trick_card = f"{MATCH} .trick-slot[data-seat='0'] svg[data-card='{played}']"
     expect(phone.locator(trick_card)).to_be_visible()
     expect(opponent.locator(trick_card)).to_be_visible()
     expect(phone.locator(HAND_CARDS)).to_have_count(7)
@@ -105,6 +109,6 @@ def test_the_classic_match_page_fits_a_phone_and_its_cards_can_be_tapped(new_mem
 
     played = tap_a_marked_plain_card(phone)
     # The person plays last to the first trick: the card is on the table, or in the last trick.
-    expect(phone.locator(f"{MATCH} :is(.trick-slot, .last-trick) svg[data-card='{played}']")).to_have_count(1)
+    expect(phone.locator(f"{MATCH} :is(.trick > .trick-slot, .last-trick) svg[data-card='{played}']")).to_have_count(1)
     expect(phone.locator(HAND_CARDS)).to_have_count(8)
     check_the_phone_layout(phone, snap, "classic-card-played-phone")
