@@ -16,7 +16,14 @@ from conduct.models import Pause, WalkOut, WalkOutKind
 from games.models import Match, MatchStatus, Seat, Table
 from games.services import presence
 from games.services import tables as table_service
-from games.services.matches import TIMEOUTS_BEFORE_GONE, MatchError, clock_ran_out, grace_ran_out, load_state, resign
+from games.services.matches import (
+    TIMEOUTS_BEFORE_GONE,
+    MatchError,
+    clock_ran_out,
+    grace_ran_out,
+    load_state,
+    resign,
+)
 from games.services.tables import TableError, TableSettings
 from moderation.models import AuditAction, AuditEntry
 from tests.factories import make_player
@@ -158,8 +165,8 @@ def test_a_ban_that_resigns_a_running_match_is_not_counted_as_a_walk_out():
 
     tamar, levan = make_player("tamar"), make_player("levan")
     match = _match(levan, tamar)
-    staff, _moderator = moderator_client()
-    ban_user(tamar.user_id, timedelta(days=1), "cheating", _moderator)
+    _staff, moderator = moderator_client()
+    ban_user(tamar.user_id, timedelta(days=1), "cheating", moderator)
     assert fresh(match).status == MatchStatus.FINISHED
     assert not WalkOut.objects.exists()
 
@@ -330,7 +337,7 @@ async def test_the_protocol_refuses_a_paused_program_rated_tables_with_the_end_i
 
 @db
 def test_staff_lift_a_pause_with_a_reason_the_audit_entry_is_written_and_the_walk_out_forgiven():
-    tamar, levan, pause = _paused_player()
+    tamar, _levan, pause = _paused_player()
     client, moderator = moderator_client()
     listing = client.get("/admin/conduct/pause/?in_force=yes")
     assert listing.status_code == 200 and "tamar" in listing.content.decode()

@@ -1,7 +1,8 @@
 """Walking out on pages (docs/conduct.md):
 
     {% load conduct_tags %}{% conduct_section profile_player own_profile %}   the profile's reliability
-    {% pause_notice player %}   a paused (or warned) player's notice on the lobby and the table form
+    {% pause_notice player %}   a paused (or warned) player's notice on the lobby (and the table form:
+                                {% pause_notice player True %})
 """
 
 from django import template
@@ -25,5 +26,5 @@ def conduct_section(player, own_profile=False):
 
 
 @register.inclusion_tag("conduct/_pause_notice.html")
-def pause_notice(player):
-    return {"standing": standing(player), "window_days": WINDOW.days}
+def pause_notice(player, on_table_form=False):
+    return {"standing": standing(player), "window_days": WINDOW.days, "on_table_form": on_table_form}
