@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from coins.admin import ReadOnlyAdmin
 from moderation.admin.base import StaffAction, StaffActionsMixin, admin_url_for
+from moderation.admin.records import BanInForceFilter
 from moderation.models import about
 
 from . import services
@@ -47,20 +48,9 @@ def _match_link(match_id):
     return format_html('<a href="{}">#{}</a>', url, match_id) if url else f"#{match_id}"
 
 
-class PauseInForceFilter(admin.SimpleListFilter):
-    title = _("in force")
-    parameter_name = "in_force"
-
-    def lookups(self, request, model_admin):
-        return [("yes", _("In force")), ("no", _("Ended or lifted"))]
-
-    def queryset(self, request, queryset):
-        in_force = Pause.objects.active(timezone.now()).values("pk")
-        if self.value() == "yes":
-            return queryset.filter(pk__in=in_force)
-        if self.value() == "no":
-            return queryset.exclude(pk__in=in_force)
-        return queryset
+class PauseInForceFilter(BanInForceFilter):
+    def in_force(self):
+        return Pause.objects.active(timezone.now()).values("pk")
 
 
 PLAYER_SEARCH = ("player__user__username", "player__display_name")
