@@ -70,15 +70,19 @@ def test_reliability_on_the_profile_and_a_paused_player_told_until_when(new_memb
             page.goto(f"/{language}/tables/new/?variant=japanese")
             expect(page.locator(".pause-notice.paused")).to_contain_text(until)
             expect(page.locator("#id_rated")).to_be_checked()
+            shot = snap(page, f"table-form-notice-{language}-{size}")
+            page.screenshot(path=shot.with_name(f"{shot.stem}-top.png"))
+            if size == "phone":
+                _fits_a_phone(page, ".pause-notice")
             page.locator("form.table-form button[type=submit]").click()
             errors = page.locator("form.table-form .errors")
             expect(errors).to_contain_text(until)
             expect(errors).to_contain_text(PAUSED_WORDS[language])
+            expect(page.locator(".pause-notice")).to_have_count(0)  # the refusal says it: not twice
             shot = snap(page, f"table-form-refused-{language}-{size}")
             page.screenshot(path=shot.with_name(f"{shot.stem}-top.png"))
             if size == "phone":
                 _fits_a_phone(page, "form.table-form .errors")
-                _fits_a_phone(page, ".pause-notice")
                 assert_nothing_cut_off(page)
 
             # A rated table waiting for a player: "Sit down" is refused with the end time.
