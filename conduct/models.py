@@ -78,7 +78,9 @@ class Pause(models.Model):
                                               name="pause_ends_after_it_starts")]
 
     def __str__(self):
-        return f"{self.player} · {self.starts_at:%Y-%m-%d %H:%M} → {self.ends_at:%Y-%m-%d %H:%M}"
+        # In the site's time zone, as the admin's columns show them.
+        starts, ends = timezone.localtime(self.starts_at), timezone.localtime(self.ends_at)
+        return f"{self.player} · {starts:%Y-%m-%d %H:%M} → {ends:%Y-%m-%d %H:%M}"
 
     @property
     def is_active(self):
