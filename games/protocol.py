@@ -331,9 +331,20 @@ def error_frame(refusal, message=None) -> dict:
     error = {"type": "error", "code": refusal.code, "message": refusal.message}
     if refusal.params.get("version") is not None:
         error["version"] = refusal.params["version"]
+    params = {name: value for name, value in refusal.params.items() if name != "version"}
+    if params and _encodable(params):
+        error["params"] = params  # the facts a program may act on, e.g. a pause's `until`
     if message is not None:
         error["in_reply_to"] = message.get("type")
     return _reply(message, error)
+
+
+def _encodable(value) -> bool:
+    try:
+        encode_frame(value)
+    except (TypeError, ValueError):
+        return False
+    return True
 
 
 def _reply(message, data):

@@ -92,7 +92,7 @@ def table_new(request):
                 return redirect("table", table_id=table.pk)
     else:
         form = form_class(player=player, initial=_initial_from_query(request, form_class))
-    return render(request, "games/table_new.html", {"form": form, "variant": variant})
+    return render(request, "games/table_new.html", {"form": form, "variant": variant, "player": player})
 
 
 def _initial_from_query(request, form_class):

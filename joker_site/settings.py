@@ -97,6 +97,7 @@ INSTALLED_APPS = [
     "moderation",
     "lessons",
     "ratings",
+    "conduct",
 ]
 
 MIDDLEWARE = [

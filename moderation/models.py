@@ -32,6 +32,7 @@ class AuditAction(models.TextChoices):
     BAN_USER = "ban_user", _("Banned a user")
     LIFT_BAN = "lift_ban", _("Lifted a ban")
     ADJUST_WALLET = "adjust_wallet", _("Adjusted a wallet")
+    LIFT_PAUSE = "lift_pause", _("Lifted a pause from rated play")
 
 
 def about(*targets):

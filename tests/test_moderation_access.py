@@ -44,6 +44,9 @@ MODERATOR_PERMISSIONS = {
     "moderation.kick_player",
     "moderation.ban_user",
     "moderation.adjust_wallet",
+    "conduct.view_walkout",
+    "conduct.view_pause",
+    "conduct.lift_pause",
 }
 
 

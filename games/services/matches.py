@@ -385,6 +385,9 @@ def abort(match_id: int, reason: str) -> bool:
 
 def _player_gone(match: Match, state, seat, reason: str) -> None:
     """rules.md 3.6: in Japanese the match is lost; in classic a bot plays the seat on."""
+    from conduct.services import walked_out  # a rated walk-out is counted once, in this transaction
+
+    walked_out(match, seat, reason)
     seat.left_at = timezone.now()
     seat.save(update_fields=["left_at"])
     if match.table.variant == Variant.JAPANESE:

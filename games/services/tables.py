@@ -237,6 +237,8 @@ def _close(table: Table) -> None:
 
 def _check_may_create(creator, settings: TableSettings) -> None:
     _check_not_banned(creator)
+    if is_rated_table(settings, creator):
+        _check_not_paused(creator)
     if creator.is_guest and settings.stake:
         raise _guests_play_free()
     if creator.is_guest and settings.visibility == Visibility.FRIENDS:
@@ -253,10 +255,22 @@ def _check_not_banned(player) -> None:
         raise TableError("banned", refusal)
 
 
+def _check_not_paused(player) -> None:
+    """A player paused for walking out of rated matches (conduct/) sits at casual tables only."""
+    from conduct.services import Paused, refuse_if_paused
+
+    try:
+        refuse_if_paused(player)
+    except Paused as paused:
+        raise TableError(paused.code, paused, paused.params) from paused  # worded when read
+
+
 def _check_may_sit(table: Table, player) -> None:
     if table.status != TableStatus.OPEN:
         raise TableError("not_open", _("This table is no longer taking players."))
     _check_not_banned(player)
+    if table.rated:
+        _check_not_paused(player)
     if player.is_guest and table.is_coin_table:
         raise _guests_play_free()
     if player.is_guest and table.rated:

@@ -1,0 +1,87 @@
+"""Walk-outs from rated matches and the pauses they bring (docs/conduct.md).
+
+A `WalkOut` is written once per player and match, in the transaction that
+takes the player out of the match (games/services/matches.py `_player_gone`,
+under the match row's lock): its unique (player, match) pair makes a doubled
+task add nothing. A `Pause` is the time a walk-out keeps its player from rated
+play and quick play; staff may lift it (an audited action), which also forgives
+the walk-out that brought it. Both are read-only in the admin.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+
+class WalkOutKind(models.TextChoices):
+    RESIGNED = "resigned", _("Left the match")
+    DISCONNECTED = "disconnected", _("Did not come back after a disconnect")
+    TIMEOUTS = "timeouts", _("Let the clock move three times in a row")
+
+
+class WalkOut(models.Model):
+    player = models.ForeignKey("accounts.Player", on_delete=models.CASCADE, related_name="walk_outs",
+                               verbose_name=_("player"))
+    match = models.ForeignKey("games.Match", on_delete=models.CASCADE, related_name="walk_outs",
+                              verbose_name=_("match"))
+    kind = models.CharField(_("how"), max_length=16, choices=WalkOutKind.choices)
+    # The ladder's step this walk-out reached (1: the warning; 2 and on: a pause, see services.LADDER).
+    step = models.PositiveSmallIntegerField(_("step"))
+    # Staff lifted the pause it brought: it counts no longer, on the ladder or in the reliability figure.
+    forgiven = models.BooleanField(_("forgiven"), default=False)
+    created_at = models.DateTimeField(_("when"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("walk-out")
+        verbose_name_plural = _("walk-outs")
+        ordering = ["-created_at", "-id"]
+        constraints = [models.UniqueConstraint(fields=["player", "match"], name="walk_out_once_per_match")]
+        indexes = [models.Index(fields=["player", "created_at"], name="conduct_walkout_player_when")]
+        default_permissions = ("view",)
+
+    def __str__(self):
+        return f"{self.player} · {self.get_kind_display()} · #{self.match_id}"
+
+
+class PauseQuerySet(models.QuerySet):
+    def active(self, now=None):
+        """In force at `now` (every pause starts when it is made)."""
+        return self.filter(lifted_at__isnull=True, ends_at__gt=now or timezone.now())
+
+
+class Pause(models.Model):
+    """No rated table and no quick play for `player` from `starts_at` until `ends_at`."""
+
+    player = models.ForeignKey("accounts.Player", on_delete=models.CASCADE, related_name="pauses",
+                               verbose_name=_("player"))
+    walk_out = models.OneToOneField(WalkOut, on_delete=models.CASCADE, related_name="pause",
+                                    verbose_name=_("walk-out"))
+    starts_at = models.DateTimeField(_("from"))
+    ends_at = models.DateTimeField(_("until"))
+    lifted_at = models.DateTimeField(_("lifted at"), null=True, blank=True)
+    lifted_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                  related_name="+", verbose_name=_("lifted by"))
+    lift_reason = models.TextField(_("reason for lifting"), blank=True)
+
+    objects = PauseQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("pause")
+        verbose_name_plural = _("pauses")
+        ordering = ["-starts_at", "-id"]
+        indexes = [models.Index(fields=["player", "ends_at"], name="conduct_pause_player_end")]
+        default_permissions = ("view",)
+        permissions = [("lift_pause", _("Can lift a pause from rated play"))]
+        constraints = [models.CheckConstraint(condition=Q(ends_at__gt=models.F("starts_at")),
+                                              name="pause_ends_after_it_starts")]
+
+    def __str__(self):
+        # In the site's time zone, as the admin's columns show them.
+        starts, ends = timezone.localtime(self.starts_at), timezone.localtime(self.ends_at)
+        return f"{self.player} · {starts:%Y-%m-%d %H:%M} → {ends:%Y-%m-%d %H:%M}"
+
+    @property
+    def is_active(self):
+        return self.lifted_at is None and self.ends_at > timezone.now()
