@@ -9,7 +9,7 @@ opens a fresh one instead of failing on it."""
 import os
 
 from celery import Celery
-from celery.signals import task_postrun
+from celery.signals import task_postrun, worker_process_shutdown, worker_shutdown
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "joker_site.settings")
 
@@ -31,3 +31,13 @@ def close_broken_database_connections(sender=None, **kwargs):
             connection.errors_occurred = False  # an error in a query, not in the connection
         else:
             connection.close()
+
+
+@worker_process_shutdown.connect
+@worker_shutdown.connect
+def close_database_connections(**kwargs):
+    """A stopping worker says goodbye to PostgreSQL rather than leave it to notice the closed socket
+    (a database dropped right after, as by the tests, would still count the session)."""
+    from django.db import connections
+
+    connections.close_all()
