@@ -25,17 +25,17 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "joker_site.settings")
 
-import django  # noqa: E402
+import django
 
 django.setup()
 
-import random  # noqa: E402
+import random
 
-import kombu.messaging  # noqa: E402
-import redis  # noqa: E402
-import redis.asyncio  # noqa: E402
-from django.db import connection  # noqa: E402
-from django.test.utils import setup_test_environment  # noqa: E402
+import kombu.messaging
+import redis
+import redis.asyncio
+from django.db import connection
+from django.test.utils import setup_test_environment
 
 counts = Counter()
 

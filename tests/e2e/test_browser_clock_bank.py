@@ -1,0 +1,111 @@
+"""The clock's bank and each player's rating at the table, in real browsers: at a
+15 s + 60 s table every seat shows its bank beside the clock; once the move time is over
+the bank of the seat to act runs down on the page, and the figure the server sends after
+the move is what is left. Each name carries its rating, a new player's marked provisional.
+In Georgian and Russian, on a 360×740 phone and a 1366×768 laptop screen."""
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+from playwright.sync_api import expect
+
+from e2e.layout import assert_nothing_cut_off
+from e2e.match_play import MATCH, expect_newer_than, version_of
+from e2e.tables import _player, match_of, seat_members
+
+pytestmark = pytest.mark.e2e
+
+SIZES = {"phone-360": {"width": 360, "height": 740}, "laptop-1366": {"width": 1366, "height": 768}}
+MOVE, BANK = 15, 60
+LATE = MOVE + 20  # the host's move time ran out this long ago: 20 s of the bank are being used
+ESTABLISHED = 11  # rated matches: past the provisional ten
+SCROLLS_BY_ITSELF = [".score-scroll", ".match-extras"]
+
+
+def _rated_history():
+    """Eleven rated Japanese matches between tamar and levan: both past provisional."""
+    from games.models import Match
+    from games.services import tables as table_service
+    from games.services.matches import resign
+    from games.services.tables import TableSettings
+
+    tamar, levan = _player("tamar"), _player("levan")
+    for i in range(ESTABLISHED):
+        table = table_service.create_table(tamar, TableSettings(variant="japanese", rated=True))
+        table_service.sit(table.pk, levan)
+        resign(Match.objects.get(table=table).pk, levan if i % 3 else tamar)
+
+
+def _move_time_ran_out(match_id, seconds_ago):
+    """The position's clock started `seconds_ago` (its deadline as the move would have written it)."""
+    from games.models import Match
+    from games.services import clocks
+    from games.services.matches import load_state
+
+    Match.objects.filter(pk=match_id).update(turn_started_at=timezone.now() - timedelta(seconds=seconds_ago))
+    match = Match.objects.select_related("table").get(pk=match_id)
+    Match.objects.filter(pk=match_id).update(deadline_at=clocks.deadline(match, load_state(match).to_act))
+
+
+def _bank_seconds(locator):
+    return float(locator.get_attribute("data-bank"))
+
+
+def _shown_seconds(locator):
+    return int("".join(ch for ch in locator.locator(".bank-value").inner_text() if ch.isdigit()))
+
+
+def test_the_bank_beside_the_clock_and_the_rating_beside_each_name(new_member, snap):
+    from ratings.models import Rating
+    from ratings.services import shown_rating
+
+    page = new_member("tamar")
+    for name in ("levan", "nino"):
+        new_member(name).close()
+    _rated_history()
+    tamar_rating = shown_rating(Rating.objects.get(player=_player("tamar"), variant="japanese"))
+    assert not tamar_rating.provisional
+    table_id = seat_members("japanese", ["tamar", "nino"], clock_seconds=MOVE, bank_seconds=BANK, rated=True)
+    match_id = match_of(table_id)
+    _move_time_ran_out(match_id, LATE)
+
+    for language in ("ka", "ru"):
+        for size, viewport in SIZES.items():
+            page.set_viewport_size(viewport)
+            page.goto(f"/{language}/tables/{table_id}/")
+            mine, theirs = page.locator(f"{MATCH} .player.mine"), page.locator(f"{MATCH} .player:not(.mine)")
+            # Ratings: mine established, nino's provisional (no rated match yet).
+            expect(mine.locator(".player-name .rating-badge")).to_contain_text(str(tamar_rating.value))
+            expect(mine.locator(".player-name .rating-badge")).not_to_have_class(re.compile(r"\bprovisional\b"))
+            expect(theirs.locator(".player-name .rating-badge.provisional")).to_be_visible()
+            expect(mine.locator(".player-name")).to_contain_text("tamar")
+            # The banks: nino's untouched, mine running down since the move time ran out.
+            expect(theirs.locator(".bank")).to_contain_text(f"{BANK} ")
+            expect(theirs.locator(".bank-label")).to_have_text({"ka": "მარაგი", "ru": "Запас"}[language])
+            bank = mine.locator(".bank")
+            expect(bank).to_have_class(re.compile(r"\bbank-running\b"))
+            first = _shown_seconds(bank)
+            assert 0 < first <= BANK - 15, first
+            page.wait_for_timeout(1300)
+            assert _shown_seconds(bank) < first, "the bank does not run down on the page"
+            for badge in page.locator(f"{MATCH} .player .rating-badge, {MATCH} .player .bank").all():
+                box = badge.bounding_box()
+                assert box and box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"] + 0.5, box
+            assert_nothing_cut_off(page, allow=SCROLLS_BY_ITSELF)
+            snap(page, f"bank-and-ratings-{language}-{size}")
+
+    # The host chooses trump now: the server takes what was used past the move time off the bank.
+    version = version_of(page)
+    page.locator(f"{MATCH} button.trump-choice").first.click()
+    expect_newer_than(page, version)
+    from games.models import Seat
+
+    spent = Seat.objects.get(table_id=table_id, index=0).bank_spent_ms
+    assert LATE - MOVE <= spent / 1000 < BANK, spent
+    mine = page.locator(f"{MATCH} .player.mine")
+    shown = _bank_seconds(mine.locator(".bank"))
+    assert abs(shown - (BANK - spent / 1000)) < 0.2, (shown, spent)
+    expect(page.locator(f"{MATCH} .player:not(.mine) .bank")).to_contain_text(f"{BANK} ")
+    snap(page, "bank-after-the-move")
