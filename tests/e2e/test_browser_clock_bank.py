@@ -109,3 +109,33 @@ def test_the_bank_beside_the_clock_and_the_rating_beside_each_name(new_member, s
     assert abs(shown - (BANK - spent / 1000)) < 0.2, (shown, spent)
     expect(page.locator(f"{MATCH} .player:not(.mine) .bank")).to_contain_text(f"{BANK} ")
     snap(page, "bank-after-the-move")
+
+
+def test_a_ready_made_clock_on_the_table_form_makes_a_table_with_a_bank(new_member, snap):
+    from games.models import Table
+
+    page = new_member("tamar")
+    presets = {"ka": "სვლაზე 25 წმ + 150 წმ მარაგი", "ru": "25 с на ход + 150 с запаса"}
+    for language, (size, viewport) in (("ka", ("phone-360", SIZES["phone-360"])),
+                                       ("ru", ("laptop-1366", SIZES["laptop-1366"]))):
+        page.set_viewport_size(viewport)
+        page.goto(f"/{language}/tables/new/?variant=japanese")
+        preset = page.locator(".clock-preset", has_text=presets[language])
+        expect(preset).to_be_visible()
+        expect(preset).to_have_attribute("aria-pressed", "false")
+        preset.click()
+        expect(preset).to_have_attribute("aria-pressed", "true")
+        expect(page.locator("select[name=clock_seconds]")).to_have_value("25")
+        expect(page.locator("select[name=bank_seconds]")).to_have_value("150")
+        assert_nothing_cut_off(page)
+        snap(page, f"table-form-presets-{language}-{size}")
+        page.locator("select[name=bank_seconds]").select_option("0")  # changed by hand: no preset holds
+        expect(preset).to_have_attribute("aria-pressed", "false")
+        preset.click()
+        page.locator("form.table-form [type=submit]").click()
+        expect(page).to_have_url(re.compile(rf"/{language}/tables/\d+/$"))
+        table = Table.objects.get(pk=int(re.search(r"/tables/(\d+)/", page.url).group(1)))
+        assert (table.clock_seconds, table.bank_seconds) == (25, 150)
+        expect(page.locator("main")).to_contain_text({"ka": "მარაგში 150 წამი", "ru": "150 секунд в запасе"}[language])
+        snap(page, f"waiting-table-with-a-bank-{language}-{size}")
+        page.locator("form[action$='/stand/'] [type=submit]").click()
