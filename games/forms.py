@@ -55,8 +55,10 @@ class _TableForm(forms.Form):
     clock_seconds = forms.TypedChoiceField(
         label=_("Move clock"), choices=clock_choices, coerce=int, initial=options.DEFAULT_CLOCK_SECONDS
     )
+    # Not required: a form sent without it (an older page, a quick-start button) has no bank.
     bank_seconds = forms.TypedChoiceField(
         label=_("Time bank"), choices=bank_choices, coerce=int, initial=options.DEFAULT_BANK_SECONDS,
+        required=False, empty_value=options.DEFAULT_BANK_SECONDS,
         help_text=_("Extra time for the whole match, used only when a move takes longer than the move clock. "
                     "When it is used up, the computer moves for the player."),
     )

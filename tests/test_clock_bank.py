@@ -169,3 +169,13 @@ def test_the_protocol_takes_the_bank_as_a_table_option_and_the_old_clock_alone_s
         _create_table(make_player("nino"), "japanese", {"bank_seconds": -5})
     assert refused.value.code == "invalid_option"
     assert Table.objects.count() == 2  # the refused one changed nothing
+
+
+@pytest.mark.django_db
+def test_a_table_form_sent_without_the_bank_makes_a_table_without_one(client):
+    from games.models import Table
+
+    response = client.post("/en/tables/new/", {"variant": "japanese", "target": "21", "stake": "0",
+                                               "visibility": "open", "clock_seconds": "30"})
+    table = Table.objects.get()
+    assert response.status_code == 302 and (table.clock_seconds, table.bank_seconds) == (30, 0)
