@@ -12,7 +12,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from e2e.layout import assert_nothing_cut_off
-from e2e.match_play import MATCH, expect_newer_than, version_of
+from e2e.match_play import MATCH, expect_newer_than, expect_table_at_rest, version_of
 from e2e.tables import _player, match_of, seat_members
 
 pytestmark = pytest.mark.e2e
@@ -139,3 +139,37 @@ def test_a_ready_made_clock_on_the_table_form_makes_a_table_with_a_bank(new_memb
         expect(page.locator("main")).to_contain_text({"ka": "მარაგში 150 წამი", "ru": "150 секунд в запасе"}[language])
         snap(page, f"waiting-table-with-a-bank-{language}-{size}")
         page.locator("form[action$='/stand/'] [type=submit]").click()
+
+
+_BADGES_OUTSIDE_THEIR_NAME = """
+(match) => [...document.querySelectorAll(match + ' .player')].flatMap((seat) => {
+  const name = seat.querySelector('.player-name'), badge = name.querySelector('.rating-badge');
+  const outer = name.getBoundingClientRect(), inner = badge.getBoundingClientRect();
+  const label = seat.getAttribute('aria-label');
+  if (inner.height < 10 || inner.width < 16) return [`${label}: the rating is squeezed to ${inner.width}x${inner.height}`];
+  if (inner.left < outer.left - 0.5 || inner.right > outer.right + 0.5) return [`${label}: the rating sticks out of the name`];
+  return [];
+})
+"""
+
+
+def test_four_ratings_fit_a_classic_table_on_a_phone(new_member, snap):
+    """Four members with long names at a classic table, 360×740: each rating badge is whole
+    inside its seat (the name gives way first)."""
+    names = ["tamar_tsereteli", "levan_abashidze", "nino_kipiani", "giorgi_chavchavadze"]
+    page = new_member(names[0])
+    for name in names[1:]:
+        new_member(name).close()
+    table_id = seat_members("classic", names, game_type="short", clock_seconds=60, bank_seconds=60)
+    for language in ("ka", "ru"):
+        page.set_viewport_size(SIZES["phone-360"])
+        page.goto(f"/{language}/tables/{table_id}/")
+        seats = page.locator(f"{MATCH} .player")
+        expect(seats).to_have_count(4)
+        expect(page.locator(f"{MATCH} .player .player-name .rating-badge")).to_have_count(4)
+        expect(page.locator(f"{MATCH} .player .bank")).to_have_count(4)
+        expect_table_at_rest(page)
+        problems = page.evaluate(_BADGES_OUTSIDE_THEIR_NAME, MATCH)
+        assert not problems, problems
+        assert_nothing_cut_off(page, allow=SCROLLS_BY_ITSELF)
+        snap(page, f"classic-ratings-{language}-phone-360")
