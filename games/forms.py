@@ -17,6 +17,23 @@ def clock_choices():
     return [(s, gettext("%(seconds)s seconds per move") % {"seconds": s}) for s in options.CLOCK_SECONDS]
 
 
+def bank_choices():
+    return [(0, gettext("No bank"))] + [(s, gettext("%(seconds)s seconds in the bank") % {"seconds": s})
+                                        for s in options.BANK_SECONDS if s]
+
+
+def clock_presets():
+    """The clocks offered in one tap above the two clock fields: (seconds a move, bank, label)."""
+    return [(move, bank, clock_label(move, bank)) for move, bank in options.CLOCK_PRESETS]
+
+
+def clock_label(move_seconds: int, bank_seconds: int) -> str:
+    """A table's clock in a few words: "25 s a move + 150 s bank", "60 s a move"."""
+    if bank_seconds:
+        return gettext("%(move)s s a move + %(bank)s s bank") % {"move": move_seconds, "bank": bank_seconds}
+    return gettext("%(move)s s a move") % {"move": move_seconds}
+
+
 def japanese_target_choices():
     return [(t, gettext("%(points)s points") % {"points": t}) for t in options.JAPANESE_TARGETS]
 
@@ -38,6 +55,13 @@ class _TableForm(forms.Form):
     clock_seconds = forms.TypedChoiceField(
         label=_("Move clock"), choices=clock_choices, coerce=int, initial=options.DEFAULT_CLOCK_SECONDS
     )
+    # Not required: a form sent without it (an older page, a quick-start button) has no bank.
+    bank_seconds = forms.TypedChoiceField(
+        label=_("Time bank"), choices=bank_choices, coerce=int, initial=options.DEFAULT_BANK_SECONDS,
+        required=False, empty_value=options.DEFAULT_BANK_SECONDS,
+        help_text=_("Extra time for the whole match, used only when a move takes longer than the move clock. "
+                    "When it is used up, the computer moves for the player."),
+    )
     rated = forms.BooleanField(
         label=_("Rated match"), required=False, initial=True,
         help_text=_("A rated match changes the players' ratings. Practice tables with bots and guests' tables "
@@ -54,6 +78,10 @@ class _TableForm(forms.Form):
             # Guests play casual only (tables.is_rated_table): the box shows it, unticked and fixed.
             self.fields["rated"].initial = False
             self.fields["rated"].disabled = True
+
+    @property
+    def clock_presets(self):
+        return clock_presets()
 
     def clean(self):
         data = super().clean()
@@ -76,6 +104,7 @@ class _TableForm(forms.Form):
             visibility=data["visibility"],
             password=data.get("password") or "",
             clock_seconds=data["clock_seconds"],
+            bank_seconds=data["bank_seconds"],
             rated=data.get("rated", False),
             fill_with_bots=data.get("fill_with_bots", False),
             **self.variant_settings(data),
@@ -91,7 +120,8 @@ class JapaneseTableForm(_TableForm):
         label=_("Match to"), choices=japanese_target_choices,
         coerce=int, initial=options.DEFAULT_TARGET,
     )
-    field_order = ["target", "stake", "visibility", "password", "clock_seconds", "rated", "fill_with_bots"]
+    field_order = ["target", "stake", "visibility", "password", "clock_seconds", "bank_seconds", "rated",
+                   "fill_with_bots"]
 
     def variant_settings(self, data):
         return {"target": data["target"]}
@@ -107,7 +137,7 @@ class ClassicTableForm(_TableForm):
         label=_("End of a pulka"), choices=options.PULKA_BONUS_CHOICES, initial=options.DEFAULT_PULKA_BONUS
     )
     field_order = ["game_type", "khishti", "pulka_bonus", "stake", "visibility", "password", "clock_seconds",
-                   "rated", "fill_with_bots"]
+                   "bank_seconds", "rated", "fill_with_bots"]
 
     def variant_settings(self, data):
         return {"game_type": data["game_type"], "khishti": data["khishti"], "pulka_bonus": data["pulka_bonus"]}

@@ -1,5 +1,7 @@
 """The match page: the same seat view the JSON protocol sends, rendered as HTML."""
 
+import math
+
 from django.conf import settings
 from django.shortcuts import render
 from django.utils.translation import gettext as _
@@ -60,6 +62,11 @@ def _seat_facts(view: dict, seat: int) -> dict:
         facts["is_declarer"] = view["declarer"] == seat
     facts["total"] = view["totals"][seat]
     return facts
+
+
+def _bank_shown(seat: dict) -> dict:
+    """The whole seconds of a seat's bank the page writes (the clock's own rounding: up)."""
+    return {"bank_whole": math.ceil(seat["bank"]) if seat.get("bank") is not None else None}
 
 
 def _deal_number(view: dict) -> int:
@@ -138,7 +145,7 @@ def match_context(sv: dict, me: int | None, refusals: dict | None = None, last_t
                             "pos": positions[s]})
     trick_by_seat = {entry["seat"]: entry for entry in view["trick"]}
     order = [names[i] | {"trick_card": trick_by_seat.get(i), "pos": positions[i], "label": seat_name(names[i])}
-             | _seat_facts(view, i) for i in _relative_order(seat_count, me)]
+             | _seat_facts(view, i) | _bank_shown(names[i]) for i in _relative_order(seat_count, me)]
     my_turn = me is not None and view["to_act"] == me
     return {
         "sv": sv,

@@ -51,6 +51,8 @@ class Table(models.Model):
     visibility = models.CharField(max_length=10, choices=Visibility.choices, default=Visibility.OPEN)
     password_hash = models.CharField(max_length=128, blank=True)
     clock_seconds = models.PositiveSmallIntegerField(default=options.DEFAULT_CLOCK_SECONDS)
+    # Each seat's reserve (bank): spent when a move takes longer than `clock_seconds`; 0 is none.
+    bank_seconds = models.PositiveSmallIntegerField(default=options.DEFAULT_BANK_SECONDS)
     creator = models.ForeignKey("accounts.Player", on_delete=models.PROTECT, related_name="created_tables")
     status = models.CharField(max_length=10, choices=TableStatus.choices, default=TableStatus.OPEN, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
@@ -65,6 +67,7 @@ class Table(models.Model):
         constraints = [
             models.CheckConstraint(condition=Q(stake__in=(0,) + options.STAKES), name="table_stake_allowed"),
             models.CheckConstraint(condition=Q(target__in=options.JAPANESE_TARGETS), name="table_target_allowed"),
+            models.CheckConstraint(condition=Q(bank_seconds__in=options.BANK_SECONDS), name="table_bank_allowed"),
         ]
 
     def __str__(self):
@@ -102,10 +105,13 @@ class Seat(models.Model):
     left_at = models.DateTimeField(null=True, blank=True)
     # Presence, kept by the match consumers; the clocks issue acts on it.
     connections = models.PositiveIntegerField(default=0)
-    disconnected_at = models.DateTimeField(null=True, blank=True)
+    # Indexed: the clocks' tick each second looks for graces that ran out (games/services/clocks.py).
+    disconnected_at = models.DateTimeField(null=True, blank=True, db_index=True)
     # When a web process last said one of its sockets holds this seat (games/services/presence.py).
     seen_at = models.DateTimeField(null=True, blank=True)
     timeouts_in_row = models.PositiveSmallIntegerField(default=0)
+    # Of the table's bank, what this seat has spent so far, in milliseconds (games/services/clocks.py).
+    bank_spent_ms = models.PositiveIntegerField(default=0)
 
     class Meta:
         verbose_name = _("seat")
@@ -142,6 +148,9 @@ class Match(models.Model):
     # Per deal: the commitment shown before the deal and the salt revealed after it.
     deal_commitments = models.JSONField(default=list)
     turn_started_at = models.DateTimeField(null=True, blank=True)
+    # When the server moves for the player to act (move time + their bank left); None when the
+    # match is not running. Indexed: the clocks' tick each second reads the due ones.
+    deadline_at = models.DateTimeField(null=True, blank=True, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     winners = models.JSONField(default=list, blank=True)

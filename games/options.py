@@ -66,5 +66,10 @@ def khishti_for_engine(stored: str):
 # --- The site's options -------------------------------------------------------------------
 
 STAKES = (25, 50, 100, 250)  # Domino Coin per seat; 0 is a free table
-CLOCK_SECONDS = (15, 30, 60, 120)  # the move clock's choices
+CLOCK_SECONDS = (15, 25, 30, 60, 120)  # the move clock's choices
 DEFAULT_CLOCK_SECONDS = 30
+# A reserve per seat, spent only when a move takes longer than the move clock (0: none).
+BANK_SECONDS = (0, 60, 150)
+DEFAULT_BANK_SECONDS = 0
+# The clocks the table form offers in one tap: (seconds a move, bank seconds).
+CLOCK_PRESETS = ((25, 150), (15, 60), (60, 0))

@@ -643,6 +643,7 @@ def _table_payload(table_id, player, version=None):
         "options": table.record_options(),
         "stake": table.stake,
         "clock_seconds": table.clock_seconds,
+        "bank_seconds": table.bank_seconds,
         "visibility": table.visibility,
         "rated": table.rated,
         "match": None,

@@ -22,7 +22,7 @@ from games.services.matches import (
     resign,
 )
 from games.services.tables import TableSettings
-from games.tasks import sweep
+from games.tasks import sweep, tick
 from tests.factories import make_player, player_at
 
 
@@ -53,7 +53,7 @@ def test_clock_running_out_makes_one_legal_move_for_the_player():
 
 
 @pytest.mark.django_db
-def test_a_stale_or_repeated_clock_task_does_nothing():
+def test_a_stale_or_repeated_clock_does_nothing():
     match, _ = _match()
     assert clock_ran_out(match.pk, 1)
     assert not clock_ran_out(match.pk, 1)  # the same task delivered again
@@ -203,9 +203,43 @@ def test_a_timeout_racing_the_players_own_move_counts_exactly_once():
 
 
 @pytest.mark.django_db
-def test_sweeper_catches_a_clock_whose_task_was_lost_and_closes_unfilled_tables(settings):
+def test_the_tick_makes_the_move_of_a_deadline_that_passed_and_a_doubled_tick_does_nothing():
     match, _ = _match()
-    Match.objects.filter(pk=match.pk).update(turn_started_at=timezone.now() - timedelta(minutes=5))
+    waiting, _ = _match(names=("nino", "dato"))  # its deadline is still ahead: untouched
+    Match.objects.filter(pk=match.pk).update(deadline_at=timezone.now() - timedelta(seconds=1))
+    assert tick() == {"clocks": 1, "graces": 0}
+    assert _fresh(match).version == 2 and _fresh(waiting).version == 1
+    assert tick() == {"clocks": 0, "graces": 0}  # a late or doubled tick: nothing is due any more
+    assert _fresh(match).version == 2
+    assert _fresh(match).deadline_at > timezone.now()  # the next move's clock runs
+
+
+@pytest.mark.django_db
+def test_a_redelivered_clock_for_a_version_already_moved_on_does_nothing():
+    match, _ = _match()
+    assert clock_ran_out(match.pk, 1)
+    Match.objects.filter(pk=match.pk).update(deadline_at=timezone.now() - timedelta(seconds=1))
+    assert not clock_ran_out(match.pk, 1)  # what an old tick read: the match is at version 2 now
+    assert _fresh(match).version == 2
+
+
+@pytest.mark.django_db
+def test_the_tick_ends_a_grace_that_ran_out_once(settings):
+    match, players = _match()
+    seat_id = presence.connected(match.table_id, players[0])
+    presence.disconnected(seat_id)
+    assert tick()["graces"] == 0  # the grace has just begun
+    Seat.objects.filter(pk=seat_id).update(
+        disconnected_at=timezone.now() - timedelta(seconds=settings.DISCONNECT_GRACE_SECONDS + 1))
+    assert tick()["graces"] == 1
+    assert _fresh(match).status == MatchStatus.FINISHED and _fresh(match).end_reason == "forfeit"
+    assert tick() == {"clocks": 0, "graces": 0}
+
+
+@pytest.mark.django_db
+def test_sweeper_closes_unfilled_tables_and_acts_on_what_is_due(settings):
+    match, _ = _match()
+    Match.objects.filter(pk=match.pk).update(deadline_at=timezone.now() - timedelta(minutes=5))
     lonely = table_service.create_table(make_player("lonely"), TableSettings(variant="japanese"))
     settings.UNFILLED_TABLE_SECONDS = 0
     done = sweep()
@@ -216,30 +250,38 @@ def test_sweeper_catches_a_clock_whose_task_was_lost_and_closes_unfilled_tables(
 
 
 @pytest.mark.django_db
-def test_every_move_queues_its_clock_task_with_the_match_its_version_and_the_move_time(
+def test_every_move_writes_its_deadline_in_the_update_that_bumps_the_version_and_queues_no_task(
         settings, django_capture_on_commit_callbacks):
-    """The task really reaches the broker the site uses (Redis under `make test`)."""
-    import json
-
+    """No task per move: the broker the site uses (Redis under `make test`) receives nothing."""
     import redis
     from celery import current_app
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
 
-    if not settings.CELERY_BROKER_URL.startswith("redis://"):
-        pytest.skip("this test reads the Redis broker's queue")
-    broker = redis.Redis.from_url(settings.CELERY_BROKER_URL)
-    queue = current_app.conf.task_default_queue
-    broker.delete(queue)
     match, _players = _match(clock_seconds=30)
     state = load_state(match)
-    with django_capture_on_commit_callbacks(execute=True):
+    broker = queue = None
+    if settings.CELERY_BROKER_URL.startswith("redis://"):
+        broker, queue = redis.Redis.from_url(settings.CELERY_BROKER_URL), current_app.conf.task_default_queue
+        broker.delete(queue)
+    with CaptureQueriesContext(connection) as queries, django_capture_on_commit_callbacks(execute=True):
         perform(match.pk, player_at(match, state.to_act), state.legal_actions(state.to_act)[0].to_record(),
                 match.version)
-    queued = [json.loads(raw)["headers"] for raw in broker.lrange(queue, 0, -1)]
-    clocks = [h for h in queued if h["task"] == "games.tasks.clock_expired"]
-    assert [h["argsrepr"] for h in clocks] == [f"({match.pk}, {match.version + 1})"]
-    due = timezone.datetime.fromisoformat(clocks[0]["eta"])
-    assert timedelta(seconds=28) < due - timezone.now() <= timedelta(seconds=30)
-    broker.delete(queue)
+    match = _fresh(match)
+    assert match.deadline_at == match.turn_started_at + timedelta(seconds=30)
+    writes = [q["sql"] for q in queries.captured_queries if q["sql"].startswith('UPDATE "games_match"')]
+    assert len(writes) == 1 and '"deadline_at"' in writes[0] and '"version"' in writes[0]
+    if broker is not None:
+        assert broker.llen(queue) == 0
+    assert len([c for c in queries.captured_queries if "games_seat" in c["sql"] and "UPDATE" in c["sql"]]) == 0
+
+
+@pytest.mark.django_db
+def test_a_finished_match_has_no_deadline():
+    match, players = _match()
+    resign(match.pk, players[1])
+    match = _fresh(match)
+    assert match.status == MatchStatus.FINISHED and match.deadline_at is None
 
 
 @pytest.mark.django_db
@@ -307,7 +349,9 @@ def test_matches_tables_clocks_and_tasks_import_one_another_without_a_circle():
     assert circles == []
 
 
-def test_the_clocks_module_is_the_one_place_that_queues_a_task():
+def test_no_site_code_queues_a_task_beat_runs_them_all():
+    """The clocks cost nothing per move: no task is queued for a move or a disconnect (beat's
+    schedule in joker_site/settings.py runs games/tasks.py)."""
     queuing = []
     for path in sorted(ROOT.glob("*/**/*.py")):
         relative = path.relative_to(ROOT).as_posix()
@@ -316,7 +360,11 @@ def test_the_clocks_module_is_the_one_place_that_queues_a_task():
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Attribute) and node.attr in ("apply_async", "delay", "send_task"):
                 queuing.append(relative)
-    assert sorted(set(queuing)) == ["games/services/clocks.py"]
+    assert sorted(set(queuing)) == []
+    from django.conf import settings
+
+    scheduled = {entry["task"]: entry["schedule"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
+    assert scheduled["games.tasks.tick"] <= 1.0 and "games.tasks.sweep" in scheduled
 
 
 @pytest.mark.django_db

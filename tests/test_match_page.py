@@ -59,7 +59,7 @@ def test_practice_bots_are_told_apart_by_their_seats_at_the_table_and_on_the_sco
     person = make_player("tamar")
     table = table_service.create_table(person, TableSettings(variant="classic", fill_with_bots=True))
     page = page_of(Match.objects.get(table=table), person)
-    names = re.findall(r'<div class="player-name">(.*?)</div>', page, re.DOTALL)
+    names = re.findall(r'<div class="player-name"><span class="seat-name">(.*?)</div>', page, re.DOTALL)
     # The others around the table in play order (left, across, right), then my own seat at the bottom.
     assert [re.sub(r"<.*", "", name).strip() for name in names] == ["Bot 2", "Bot 3", "Bot 4", "tamar"]
     sheet_header = re.search(r'<table class="sheet">\s*<thead>(.*?)</thead>', page, re.DOTALL).group(1)

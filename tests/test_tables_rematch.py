@@ -43,11 +43,11 @@ def logged_in(player):
 
 
 def test_a_rematch_keeps_every_setting_of_the_finished_table_and_seats_the_one_who_asked():
-    old, (_tamar, levan) = finished_japanese_table(target=15, clock_seconds=60, visibility="password",
-                                                  password=TABLE_PASSWORD)
+    old, (_tamar, levan) = finished_japanese_table(target=15, clock_seconds=60, bank_seconds=150,
+                                                  visibility="password", password=TABLE_PASSWORD)
     rematch = table_service.offer_rematch(old.pk, levan)
     assert rematch.pk != old.pk and rematch.rematch_of_id == old.pk
-    kept = ("variant", "stake", "visibility", "password_hash", "clock_seconds", "target")
+    kept = ("variant", "stake", "visibility", "password_hash", "clock_seconds", "bank_seconds", "target")
     assert [getattr(rematch, f) for f in kept] == [getattr(old, f) for f in kept]
     assert rematch.status == TableStatus.OPEN and rematch.creator_id == levan.pk
     assert list(rematch.seats.values_list("player_id", flat=True)) == [levan.pk]

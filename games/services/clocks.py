@@ -1,32 +1,35 @@
 """The clocks of live matches: how timers are kept, in one place.
 
 Two timers exist: a move clock (every position waits `clock_seconds` for its
-player's move) and a disconnect grace (a player whose last connection closed
-has `DISCONNECT_GRACE_SECONDS` to come back). The rest of the site tells this
-module when one starts (`move_started`, `grace_started`) and asks it when one
-ends (`move_deadline`, `grace_deadline`); how the end is noticed is decided
-here alone.
+player's move, then the seat's bank, if the table has one) and a disconnect
+grace (a player whose last connection closed has `DISCONNECT_GRACE_SECONDS` to
+come back). Both are columns the move writes anyway, so a move costs the clocks
+nothing: `Match.deadline_at` (when the server moves for the player to act:
+move time + the bank they have left), written by `matches._save` in the same
+UPDATE that bumps the version (`deadline`), and `Seat.disconnected_at`.
 
-Today each start queues a Celery task due when the time is up, carrying what
-it was started for (the match and its version, or the seat and the moment of
-its disconnect). This is the only place that queues a task, by name, so no
-service imports `games.tasks`. The task's action (`matches.clock_ran_out`,
-`matches.grace_ran_out`) is conditional on nothing having changed since, under
-the match's row lock, so a late, repeated or redelivered task does nothing and
-nothing relies on revoking tasks. Beat runs `sweep` every few seconds: it
-catches a clock or grace whose task was lost (the worker was down, the broker
-lost it) and closes tables that never filled.
+Celery beat runs `tick` every `CLOCK_TICK_SECONDS` (1 s): one indexed query for
+the due deadlines and one for the lapsed graces, each handed to its conditional
+action (`matches.clock_ran_out`, `matches.grace_ran_out`), which acts only if
+nothing has changed since, under the match's row lock. So a late, doubled or
+redelivered tick does nothing, and a deadline is acted on within about a
+second. No task is queued per move. Beat's slower `sweep` releases seats whose
+web process died, says every running match's version again, and closes tables
+that never filled.
 
-This module imports no other service but the broadcast: the sweep is handed the actions it runs
-(games/tasks.py passes them), so matches.py and presence.py can call it
-without an import circle.
+The bank (docs/live-match.md, "A fair clock"): a move that takes longer than
+the move time spends the time used past it from the seat's bank (`spend_bank`,
+under the match's lock); only when the bank is empty too does the server move.
+
+This module imports no other service but the broadcast: the tick and the sweep
+are handed the actions they run (games/tasks.py passes them), so matches.py and
+presence.py can call it without an import circle.
 """
 
 import logging
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
-from celery import current_app
 from django.conf import settings
 from django.utils import timezone
 
@@ -35,17 +38,48 @@ from . import broadcast
 
 log = logging.getLogger(__name__)
 
-# A timer is only "missed" once it is this late: its own task normally runs first.
-SWEEP_SLACK = timedelta(seconds=5)
-
-CLOCK_TASK = "games.tasks.clock_expired"
-GRACE_TASK = "games.tasks.grace_expired"
-
 
 # --- When a timer ends -----------------------------------------------------------------
 
 def move_deadline(turn_started_at: datetime, clock_seconds: int) -> datetime:
+    """The end of the move time (the bank, if any, runs after it)."""
     return turn_started_at + timedelta(seconds=clock_seconds)
+
+
+def bank_left_ms(table: Table, seat) -> int:
+    """What is left of `seat`'s bank, in milliseconds (never below 0)."""
+    return max(0, table.bank_seconds * 1000 - seat.bank_spent_ms)
+
+
+def deadline(match: Match, to_act: int | None, seats=None) -> datetime | None:
+    """When the server moves for the seat `to_act` of a position that starts at
+    `match.turn_started_at`: its move time plus what is left of its bank. None when
+    nobody is to act or the match is over. `seats`: the table's seats when the caller
+    holds them (only a table with a bank needs them)."""
+    if match.status != MatchStatus.RUNNING or to_act is None or match.turn_started_at is None:
+        return None
+    table = match.table
+    end = move_deadline(match.turn_started_at, table.clock_seconds)
+    if table.bank_seconds:
+        rows = seats if seats is not None else table.seats.all()
+        seat = next((row for row in rows if row.index == to_act), None)
+        if seat is not None:
+            end += timedelta(milliseconds=bank_left_ms(table, seat))
+    return end
+
+
+def spend_bank(match: Match, seat, now: datetime) -> int:
+    """`seat` ends its move at `now` (under the match's lock): the time it used past the
+    move time comes off its bank, never more than is left. Returns the ms spent."""
+    table = match.table
+    if not table.bank_seconds or match.turn_started_at is None:
+        return 0
+    over_ms = int((now - move_deadline(match.turn_started_at, table.clock_seconds)).total_seconds() * 1000)
+    spent = min(max(0, over_ms), bank_left_ms(table, seat))
+    if spent:
+        seat.bank_spent_ms += spent
+        Seat.objects.filter(pk=seat.pk).update(bank_spent_ms=seat.bank_spent_ms)
+    return spent
 
 
 def grace_length() -> timedelta:
@@ -56,51 +90,22 @@ def grace_deadline(disconnected_at: datetime) -> datetime:
     return disconnected_at + grace_length()
 
 
-# --- Starting timers ----------------------------------------------------------------------
-
-def move_started(match_id: int, version: int, clock_seconds: int) -> None:
-    """A position of a running match was committed: its player's clock runs from now."""
-    _queue(CLOCK_TASK, (match_id, version), clock_seconds, f"the clock of match {match_id}")
-
-
-def grace_started(seat_id: int, disconnected_at: datetime) -> None:
-    """A seat's last connection closed (committed): its grace runs from `disconnected_at`
-    (which may lie in the past: a seat whose web process died is released late)."""
-    remaining = (grace_deadline(disconnected_at) - timezone.now()).total_seconds()
-    _queue(GRACE_TASK, (seat_id, disconnected_at.isoformat()), max(0.0, remaining),
-           f"the grace time of seat {seat_id}")
-
-
-def _queue(task_name: str, args: tuple, countdown: float, what: str) -> None:
-    try:
-        current_app.send_task(task_name, args, countdown=countdown)
-    except Exception:  # the sweeper catches a timer whose task could not be queued
-        log.exception("could not schedule %s", what)
-
-
 # --- Timers that ran out ---------------------------------------------------------------------
 
-def overdue_clocks(now: datetime, slack: timedelta = timedelta(0)) -> list[tuple[int, int]]:
-    """(match id, version) of each running match whose clock ran out before `now - slack`.
-
-    Reads four small columns per running match, never the records; the
-    deadline is worked out here because SQLite (`make run`) has no interval
-    arithmetic."""
-    running = Match.objects.filter(status=MatchStatus.RUNNING, turn_started_at__lt=now - slack)
-    overdue = []
-    for match_id, version, started, clock_seconds in running.values_list(
-            "pk", "version", "turn_started_at", "table__clock_seconds"):
-        if move_deadline(started, clock_seconds) + slack < now:
-            overdue.append((match_id, version))
-    return overdue
+def due_clocks(now: datetime) -> list[tuple[int, int]]:
+    """(match id, version) of each running match whose deadline has passed: one query on
+    the `deadline_at` index (a finished match has none)."""
+    due = Match.objects.filter(deadline_at__lte=now, status=MatchStatus.RUNNING).order_by()
+    return list(due.values_list("pk", "version"))
 
 
-def lapsed_graces(now: datetime, slack: timedelta = timedelta(0)) -> list[tuple[int, datetime]]:
-    """(seat id, disconnected at) of each playing seat whose grace ended before `now - slack`."""
+def lapsed_graces(now: datetime) -> list[tuple[int, datetime]]:
+    """(seat id, disconnected at) of each playing seat whose grace has ended: one query on the
+    `disconnected_at` index (a connected seat has none)."""
     gone = Seat.objects.filter(
-        connections=0, left_at__isnull=True, disconnected_at__lt=now - grace_length() - slack,
+        disconnected_at__lte=now - grace_length(), connections=0, left_at__isnull=True,
         table__status=TableStatus.PLAYING,
-    )
+    ).order_by()
     return list(gone.values_list("pk", "disconnected_at"))
 
 
@@ -112,22 +117,34 @@ def unfilled_tables(now: datetime) -> list[int]:
     return list(stale.values_list("pk", flat=True))
 
 
-def sweep(*, release_unseen_seats: Callable[[datetime], int], clock_ran_out: Callable[[int, int], bool],
-          grace_ran_out: Callable[[int, datetime], bool], close_stale_table: Callable[[int], bool]) -> dict:
-    """Catch clocks and graces whose task was lost, close tables that never filled.
+Action = Callable[..., bool]
 
-    Each action is conditional and reports whether it acted; the counts say how
-    many did."""
+
+def tick(*, clock_ran_out: Action, grace_ran_out: Action) -> dict:
+    """Beat's tick (every CLOCK_TICK_SECONDS): act on every deadline and grace that has passed.
+
+    Each action is conditional and reports whether it acted; the counts say how many did."""
     now = timezone.now()
-    done = {"clocks": 0, "graces": 0, "tables": 0}
-    # Seats whose web process died with their sockets open: their grace time starts now.
-    done["unseen"] = release_unseen_seats(now)
-    for match_id, version in overdue_clocks(now, SWEEP_SLACK):
+    done = {"clocks": 0, "graces": 0}
+    for match_id, version in due_clocks(now):
         done["clocks"] += bool(clock_ran_out(match_id, version))
+    for seat_id, disconnected_at in lapsed_graces(now):
+        done["graces"] += bool(grace_ran_out(seat_id, disconnected_at))
+    return done
+
+
+def sweep(*, release_unseen_seats: Callable[[datetime], int], clock_ran_out: Action, grace_ran_out: Action,
+          close_stale_table: Callable[[int], bool]) -> dict:
+    """Beat's slower round: release seats whose web process died (their grace runs from when
+    they were last seen, and one that has already run out is acted on now), say every running
+    match's version again, close tables that never filled."""
+    now = timezone.now()
+    done = {"tables": 0}
+    # Seats whose web process died with their sockets open: their grace time starts when they were last seen.
+    done["unseen"] = release_unseen_seats(now)
+    done |= tick(clock_ran_out=clock_ran_out, grace_ran_out=grace_ran_out)
     # Notices are sent at most once: any connection that missed one catches up now.
     broadcast.tables_are_at(Match.objects.filter(status=MatchStatus.RUNNING).values_list("table_id", "version"))
-    for seat_id, disconnected_at in lapsed_graces(now, SWEEP_SLACK):
-        done["graces"] += bool(grace_ran_out(seat_id, disconnected_at))
     for table_id in unfilled_tables(now):
         done["tables"] += bool(close_stale_table(table_id))
     return done

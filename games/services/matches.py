@@ -232,6 +232,7 @@ def _perform_locked(match: Match, seat: int, action: dict, expected_version: int
     state = load_state(match)
     _apply(state, seat, action)
     _reset_timeouts(match, seat)
+    clocks.spend_bank(match, next(s for s in match.table.seats.all() if s.index == seat), timezone.now())
     _after_move(match, state)
     return state
 
@@ -289,33 +290,29 @@ def bot_move(state, seat):
 
 
 def _save(match: Match, state) -> None:
-    """Store the new position as the next version, and start its move clock once it is
-    committed (`clocks.move_started`; the clock acts only if the match is still at this
-    version, see `clock_ran_out`)."""
+    """Store the new position as the next version, with its move clock in the same UPDATE:
+    `deadline_at`, when the server moves for the player to act (`clocks.deadline`; beat's
+    tick acts only if the match is still at this version, see `clock_ran_out`)."""
     match.record = engine.to_record(state, match.record["players"])
     match.version += 1
     match.turn_started_at = timezone.now()
+    match.deadline_at = clocks.deadline(match, state.to_act)
     match.save()
-    table_id, match_id, version = match.table_id, match.pk, match.version
+    table_id, version = match.table_id, match.version
     # Only a committed version is a position anyone will ask for again.
     key, saved = _state_key(match), state.copy()
     transaction.on_commit(lambda: _remember_state(key, saved))
     transaction.on_commit(lambda: broadcast.table_changed(table_id, version))
-    if match.status == MatchStatus.RUNNING:
-        clock_seconds = match.table.clock_seconds
-        transaction.on_commit(lambda: clocks.move_started(match_id, version, clock_seconds))
 
 
 # --- Timeouts, leaving, resigning -----------------------------------------------------
 
 def clock_ran_out(match_id: int, version: int) -> bool:
-    """The move clock of `version` ran out: the bot makes that one move.
+    """The move clock of `version` ran out, and the seat's bank with it: the bot makes that
+    one move.
 
     Conditional on the match still being at that version, so a late, repeated
-    or redelivered task does nothing. Returns whether a move was made."""
-    # Most clocks are outlived by a move: those tasks end here without taking the row lock.
-    if not Match.objects.filter(pk=match_id, version=version, status=MatchStatus.RUNNING).exists():
-        return False
+    or redelivered tick does nothing. Returns whether a move was made."""
     with transaction.atomic():
         match = _locked_match(match_id)
         if match.status != MatchStatus.RUNNING or match.version != version:
@@ -325,6 +322,7 @@ def clock_ran_out(match_id: int, version: int) -> bool:
         if seat_index is None:
             return False
         seat = match.table.seats.get(index=seat_index)
+        clocks.spend_bank(match, seat, timezone.now())  # the time used past the move time: what was left
         seat.timeouts_in_row += 1
         seat.save(update_fields=["timeouts_in_row"])
         if seat.timeouts_in_row >= TIMEOUTS_BEFORE_GONE:

@@ -1,9 +1,9 @@
 """Who is at the table right now, counted by open websocket connections.
 
 A seat is "connected" while at least one tab of its player has the table open.
-When the last one closes, `disconnected_at` starts the grace time and a timer
-is set for its end; coming back in any tab or device clears it, which makes
-that timer do nothing when it fires.
+When the last one closes, `disconnected_at` starts the grace time (the clocks'
+tick each second acts on it when it ends, games/services/clocks.py); coming back
+in any tab or device clears it, so the tick finds nothing to do.
 
 A web process that is killed (`kill -9`, a crash, a machine lost) closes none of
 its sockets, so its connections would stay counted for ever and the grace time
@@ -25,7 +25,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from ..models import Seat, TableStatus
-from . import broadcast, clocks
+from . import broadcast
 
 log = logging.getLogger(__name__)
 
@@ -67,7 +67,6 @@ def disconnected(seat_id: int) -> None:
         ).update(disconnected_at=now)
         if started:
             table_id = Seat.objects.values_list("table_id", flat=True).get(pk=seat_id)
-            transaction.on_commit(lambda: clocks.grace_started(seat_id, now))
             transaction.on_commit(lambda: broadcast.table_changed(table_id))
 
 
@@ -88,7 +87,6 @@ def release_unseen_seats(now) -> int:
             released += 1
             log.warning("seat %s was last seen %s: its web process is gone; the grace time runs from then",
                         seat_id, seen_at)
-            transaction.on_commit(lambda s=seat_id, at=seen_at: clocks.grace_started(s, at))
             transaction.on_commit(lambda t=table_id: broadcast.table_changed(t))
     return released
 

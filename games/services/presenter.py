@@ -48,6 +48,9 @@ def public_seats(table: Table, seats=None) -> list[dict]:
             "grace_until": clocks.grace_deadline(seat.disconnected_at).isoformat()
             if seat.disconnected_at and not seat.left_at else None,
             "rating": ratings.get(seat.index),
+            # Seconds left of the seat's bank (None at a table without one); for the seat to act,
+            # as at the start of its move: it runs down once the move time is over.
+            "bank": round(clocks.bank_left_ms(table, seat) / 1000, 1) if table.bank_seconds else None,
         })
     return public
 
@@ -91,7 +94,10 @@ def seat_view(match: Match, seat: int | None, state=None, seats=None) -> dict:
         "view": _with_result(state.view(seat), match, state, seat_rows),
         "seats": public_seats(table, seat_rows),
         "clock_seconds": table.clock_seconds,
+        "bank_seconds": table.bank_seconds,
         "turn_deadline": deadline,
+        # When the server moves for the seat to act: the move time, then its bank.
+        "server_moves_at": match.deadline_at.isoformat() if deadline and match.deadline_at else None,
         "commitments": public_commitments(match),
         "stake": table.stake,
     }

@@ -43,6 +43,7 @@ class TableSettings:
     visibility: str = Visibility.OPEN
     password: str = ""
     clock_seconds: int = options.DEFAULT_CLOCK_SECONDS
+    bank_seconds: int = options.DEFAULT_BANK_SECONDS
     game_type: str = options.DEFAULT_GAME_TYPE
     khishti: str = options.DEFAULT_KHISHTI
     pulka_bonus: str = options.DEFAULT_PULKA_BONUS

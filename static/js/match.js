@@ -126,6 +126,16 @@
         play("low");
       }
     });
+    // A seat's bank: the server's figure; the seat to act spends it once its move time is over.
+    m.querySelectorAll(".bank[data-until]").forEach(function (bank) {
+      var left = Math.max(0, (Date.parse(bank.getAttribute("data-until")) - Date.now()) / 1000);
+      var full = parseFloat(bank.getAttribute("data-bank"));
+      var shown = Math.ceil(Math.min(full, left));
+      var value = bank.querySelector(".bank-value");
+      if (value) value.textContent = secondsText(shown);
+      bank.classList.toggle("bank-running", Date.now() > Date.parse(bank.getAttribute("data-move-until")));
+      bank.classList.toggle("bank-empty", shown <= 0);
+    });
     m.querySelectorAll(".disconnected-note[data-until]").forEach(function (note) {
       var out = note.querySelector(".grace");
       if (out) out.textContent = secondsText(secondsUntil(note.getAttribute("data-until")));
