@@ -97,6 +97,7 @@ INSTALLED_APPS = [
     "moderation",
     "lessons",
     "ratings",
+    "quickplay",
 ]
 
 MIDDLEWARE = [
@@ -267,10 +268,21 @@ BOT_PACE_SECONDS = env_seconds("BOT_PACE_SECONDS", 1, minimum=0)
 UNFILLED_TABLE_SECONDS = env_int("UNFILLED_TABLE_SECONDS", 30 * 60, minimum=1)
 # Database threads per web process for the JSON protocol (games/protocol.py, docs/deploy.md).
 PROTOCOL_DB_THREADS = env_int("PROTOCOL_DB_THREADS", 8, minimum=1)
+# Quick play (quickplay/, docs/quickplay.md): an opponent's shown rating may differ by the start
+# range, widened by so many points a second waited; a classic player who asked for bots gets
+# them after this long; the pairing also runs this often when nobody new arrives.
+QUICKPLAY_RANGE_START = env_int("QUICKPLAY_RANGE_START", 100)
+QUICKPLAY_RANGE_PER_SECOND = env_seconds("QUICKPLAY_RANGE_PER_SECOND", 10.0, minimum=0)
+QUICKPLAY_BOTS_AFTER_SECONDS = env_int("QUICKPLAY_BOTS_AFTER_SECONDS", 30, minimum=1)
+QUICKPLAY_CLOCK_SECONDS = 30  # the move clock of a quick table (one of games/options.py CLOCK_SECONDS)
 CELERY_BEAT_SCHEDULE = {
     "sweep-missed-timers": {
         "task": "games.tasks.sweep",
         "schedule": env_seconds("SWEEP_INTERVAL_SECONDS", 10.0),
+    },
+    "quickplay-pairing": {
+        "task": "quickplay.tasks.pair_waiting",
+        "schedule": env_seconds("QUICKPLAY_PAIRING_SECONDS", 2.0),
     },
 }
 
