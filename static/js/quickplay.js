@@ -32,7 +32,8 @@
     });
     document.querySelectorAll("[data-quickplay-range]").forEach(function (element) {
       const rating = Number(element.getAttribute("data-quickplay-range"));
-      const spread = Number(element.dataset.start) + Math.floor(Number(element.dataset.perSecond) * since(element, "data-waited"));
+      const waited = Math.floor(since(element, "data-waited"));
+      const spread = Number(element.dataset.start) + Math.floor(Number(element.dataset.perSecond) * waited);
       element.textContent = (rating - spread) + "–" + (rating + spread);
     });
   }
