@@ -240,7 +240,7 @@ def pair_queue(queue: Queue, now: datetime | None = None) -> list:
                                rated=queue.rated)
                        .select_related("player__user").order_by("pk"))
         locked = entries
-        entries = _without_players_who_sit_elsewhere(entries, now)
+        entries = _without_players_who_may_not_play(entries, now)
         while True:
             group, bots = _next_group(entries, queue, now)
             if not group:
@@ -256,14 +256,26 @@ def pair_queue(queue: Queue, now: datetime | None = None) -> list:
     return made
 
 
-def _without_players_who_sit_elsewhere(entries, now):
+def _without_players_who_may_not_play(entries, now):
+    """Take out at once (two queries for the whole queue) whoever sits at a table now or was
+    banned, so that they are not counted as looking; the rest of `may_queue` is asked per group."""
+    from moderation.models import Ban
+
     seated = set(Seat.objects.filter(player_id__in=[entry.player_id for entry in entries], left_at__isnull=True,
                                      table__status__in=(TableStatus.OPEN, TableStatus.PLAYING))
                  .values_list("player_id", flat=True))
+    banned = set(Ban.objects.active(now).filter(user_id__in=[entry.player.user_id for entry in entries
+                                                             if entry.player.user_id])
+                 .values_list("user_id", flat=True))
+    kept = []
     for entry in entries:
         if entry.player_id in seated:
             _drop(entry, "already_seated", now)
-    return [entry for entry in entries if entry.player_id not in seated]
+        elif entry.player.user_id in banned:
+            _drop(entry, "banned", now)
+        else:
+            kept.append(entry)
+    return kept
 
 
 def _near(a: QueueEntry, b: QueueEntry, now) -> bool:

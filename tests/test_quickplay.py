@@ -15,7 +15,7 @@ from games.services.tables import TableSettings
 from moderation.services import ban_user
 from quickplay import services
 from quickplay.models import EntryStatus, QueueEntry
-from quickplay.services import QuickPlayError, Queue
+from quickplay.services import Queue, QuickPlayError
 from ratings.models import Rating
 from ratings.services import MODEL
 from tests.coins_helpers import race, set_balance
@@ -319,3 +319,14 @@ def test_the_same_player_joining_twice_at_once_waits_once():
     assert sorted(kind for kind, _ in results) == ["error", "error", "error", "ok"]
     assert {result.code for kind, result in results if kind == "error"} == {"already_waiting"}
     assert QueueEntry.objects.filter(player=tamar).count() == 1
+
+
+def test_the_periodic_pass_takes_out_the_banned_and_the_seated_even_when_nobody_else_waits():
+    banned, seated = make_player("banned"), make_player("seated")
+    services.join(banned, "japanese", 0)
+    services.join(seated, "classic", 0)
+    ban_user(banned.user_id, None, "abuse", make_moderator())
+    table_service.create_table(seated, TableSettings(variant="japanese"))
+    assert services.pair_all() == 0
+    assert [entry_of(banned).reason, entry_of(seated).reason] == ["banned", "already_seated"]
+    assert services.looking_count(Queue("japanese", 0, True)) == 0

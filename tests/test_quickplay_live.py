@@ -1,6 +1,8 @@
 """Quick play live: the protocol's `quick_play` message, the home page's panel socket and
 its buttons (docs/quickplay.md, docs/protocol.md)."""
 
+import itertools
+
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
@@ -25,7 +27,7 @@ TIMEOUT = 10
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 async def test_two_programs_join_and_both_are_told_the_table_then_get_the_match():
-    (tamar, token_a), (levan, token_b) = [await make_program_player(n) for n in ("qp_tamar", "qp_levan")]
+    (_tamar, token_a), (_levan, token_b) = [await make_program_player(n) for n in ("qp_tamar", "qp_levan")]
     first, second = await ProgramClient.connect(token_a), await ProgramClient.connect(token_b)
     await first.send({"type": "quick_play", "action": "join", "variant": "japanese", "stake": 0, "id": 7})
     waiting = await first.receive()
@@ -49,9 +51,12 @@ async def test_two_programs_join_and_both_are_told_the_table_then_get_the_match(
     await second.close()
 
 
-async def ask(client, message, _ids=iter(range(100, 10_000))):
+_MESSAGE_IDS = itertools.count(100)
+
+
+async def ask(client, message):
     """Send a quick_play message; its answer (pushes about the queue that come first are skipped)."""
-    message = {"type": "quick_play", "id": next(_ids), **message}
+    message = {"type": "quick_play", "id": next(_MESSAGE_IDS), **message}
     await client.send(message)
     while True:
         answer = await client.receive()
@@ -97,13 +102,27 @@ async def panel_socket(player, entry_id):
     return socket
 
 
+async def first_waiting_with_a_panel(variant):
+    """tamar waits for `variant` with the home page's panel open; levan is about to tap too."""
+    tamar, levan = await sync_to_async(make_player)("tamar"), await sync_to_async(make_player)("levan")
+    entry = await sync_to_async(services.join)(tamar, variant, 0)
+    socket = await panel_socket(tamar, entry.pk)
+    return tamar, levan, entry, socket, await socket.receive_from(timeout=TIMEOUT)
+
+
+async def frame_with(socket, text, most=5):
+    """The next panel frame that contains `text` (frames about the queue growing come between)."""
+    for _ in range(most):
+        frame = await socket.receive_from(timeout=TIMEOUT)
+        if text in frame:
+            return frame
+    raise AssertionError(f"no frame with {text!r}")
+
+
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 async def test_the_waiting_panel_counts_who_is_looking_and_moves_to_the_table_when_paired():
-    tamar, levan = await sync_to_async(make_player)("tamar"), await sync_to_async(make_player)("levan")
-    entry = await sync_to_async(services.join)(tamar, "classic", 0)
-    socket = await panel_socket(tamar, entry.pk)
-    first = await socket.receive_from(timeout=TIMEOUT)
+    _tamar, levan, entry, socket, first = await first_waiting_with_a_panel("classic")
     assert 'id="quickplay-panel"' in first and 'class="quickplay-looking">1<' in first
     assert "Покинуть очередь" in first  # the page's language
 
@@ -114,8 +133,7 @@ async def test_the_waiting_panel_counts_who_is_looking_and_moves_to_the_table_wh
     nino, gio = await sync_to_async(make_player)("nino"), await sync_to_async(make_player)("gio")
     await sync_to_async(services.join)(nino, "classic", 0)
     await sync_to_async(services.join)(gio, "classic", 0)
-    frames = [await socket.receive_from(timeout=TIMEOUT) for _ in range(2)]
-    moving = next(frame for frame in frames if "data-quickplay-go" in frame)
+    moving = await frame_with(socket, "data-quickplay-go")
     table_id = await sync_to_async(lambda: QueueEntry.objects.get(pk=entry.pk).table_id)()
     assert f'data-quickplay-go="/ru/tables/{table_id}/"' in moving
     await socket.disconnect()
@@ -124,18 +142,13 @@ async def test_the_waiting_panel_counts_who_is_looking_and_moves_to_the_table_wh
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 async def test_a_player_taken_out_of_the_queue_is_told_why():
-    tamar, levan = await sync_to_async(make_player)("tamar"), await sync_to_async(make_player)("levan")
-    entry = await sync_to_async(services.join)(tamar, "japanese", 0)
-    socket = await panel_socket(tamar, entry.pk)
-    await socket.receive_from(timeout=TIMEOUT)
+    tamar, levan, _entry, socket, _first = await first_waiting_with_a_panel("japanese")
     from games.services import tables as table_service
     from games.services.tables import TableSettings
 
     await sync_to_async(table_service.create_table)(tamar, TableSettings(variant="classic"))
     await sync_to_async(services.join)(levan, "japanese", 0)
-    frame = await socket.receive_from(timeout=TIMEOUT)
-    while "role=\"alert\"" not in frame:
-        frame = await socket.receive_from(timeout=TIMEOUT)
+    frame = await frame_with(socket, 'role="alert"')
     assert "Вы сели за стол" in frame and "Играть в японский" in frame  # why, and the buttons again
     await socket.disconnect()
 

@@ -81,8 +81,9 @@ def test_a_classic_player_who_asked_for_bots_gets_them_after_the_wait(new_member
 
 @pytest.mark.parametrize("language", ["ka", "ru"])
 def test_the_quick_play_section_fits_a_phone_and_a_laptop(new_member, snap, browser_problems, language):
-    from coins.services import balance_of, staff_adjust
     from django.contrib.auth import get_user_model
+
+    from coins.services import balance_of, staff_adjust
 
     for size, context in (("phone", PHONE), ("laptop", LAPTOP)):
         name = f"{language}_{size}"
