@@ -274,6 +274,8 @@ PROTOCOL_DB_THREADS = env_int("PROTOCOL_DB_THREADS", 8, minimum=1)
 QUICKPLAY_RANGE_START = env_int("QUICKPLAY_RANGE_START", 100)
 QUICKPLAY_RANGE_PER_SECOND = env_seconds("QUICKPLAY_RANGE_PER_SECOND", 10.0, minimum=0)
 QUICKPLAY_BOTS_AFTER_SECONDS = env_int("QUICKPLAY_BOTS_AFTER_SECONDS", 30, minimum=1)
+# A waiting player whose page (or program) nobody has seen for this long left: out of the queue.
+QUICKPLAY_ABSENT_SECONDS = env_int("QUICKPLAY_ABSENT_SECONDS", 30, minimum=15)
 QUICKPLAY_CLOCK_SECONDS = 30  # the move clock of a quick table (one of games/options.py CLOCK_SECONDS)
 CELERY_BEAT_SCHEDULE = {
     "sweep-missed-timers": {

@@ -6,6 +6,9 @@ follows the player's group (paired, taken out) and the queue group (someone came
 on each notice it renders the panel again, for its own player, in its page's language.
 """
 
+import asyncio
+import contextlib
+import logging
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
@@ -18,6 +21,28 @@ from games.consumers import MemberSocket, _language_of
 
 from . import services
 from .models import EntryStatus, QueueEntry
+
+log = logging.getLogger(__name__)
+
+
+async def keep_seen(player, following):
+    """While the socket lives: every few seconds, when `following()` (it follows a waiting
+    entry), tell the queue the player is still there. A player whose every page closed is
+    taken out by the next pairing (services.still_here, QUICKPLAY_ABSENT_SECONDS)."""
+    while True:
+        await asyncio.sleep(services.SEEN_EVERY_SECONDS)
+        if following():
+            try:
+                await database_sync_to_async(services.still_here)(player)
+            except Exception:  # the database away for a moment: the next beat tries again
+                log.exception("quick play: could not mark player %s as still here", player.pk)
+
+
+async def stop_keeping_seen(task):
+    if task is not None:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
 
 
 class QuickPlayConsumer(MemberSocket, AsyncWebsocketConsumer):
@@ -38,8 +63,10 @@ class QuickPlayConsumer(MemberSocket, AsyncWebsocketConsumer):
             await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
         await self.send_panel(go_if_paired=True)  # paired between the page's rendering and this socket
+        self.seen_task = asyncio.create_task(keep_seen(self.player, lambda: self.queue is not None))
 
     async def disconnect(self, code):
+        await stop_keeping_seen(getattr(self, "seen_task", None))
         await self.forget_member()
         for group in getattr(self, "groups_followed", ()):
             await self.channel_layer.group_discard(group, self.channel_name)

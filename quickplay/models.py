@@ -9,6 +9,7 @@ rows that stopped waiting stay as the queue's history (waits, who played whom).
 
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games import options
@@ -35,6 +36,9 @@ class QueueEntry(models.Model):
     rating = models.IntegerField()
     status = models.CharField(max_length=10, choices=EntryStatus.choices, default=EntryStatus.WAITING)
     joined_at = models.DateTimeField(auto_now_add=True)
+    # Touched while a page or program of the player follows the queue (quickplay/consumers.py):
+    # a player nobody has seen for QUICKPLAY_ABSENT_SECONDS closed the page and is taken out.
+    seen_at = models.DateTimeField(default=timezone.now)
     ended_at = models.DateTimeField(null=True, blank=True)
     table = models.ForeignKey("games.Table", null=True, blank=True, on_delete=models.SET_NULL,
                               related_name="queue_entries")

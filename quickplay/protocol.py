@@ -8,12 +8,15 @@ player's group and the queue's: it is told `waiting` again when the number looki
 after join_table) when it is seated.
 """
 
+import asyncio
+
 from django.utils import translation
 from django.utils.translation import gettext as _
 
 from joker_site.refusals import Refusal
 
 from . import services
+from .consumers import keep_seen, stop_keeping_seen
 from .models import EntryStatus, QueueEntry
 
 ACTIONS = ("join", "leave", "status")
@@ -30,6 +33,7 @@ class QuickPlayProtocol:
 
     quick_queue = None  # the queue this connection follows while its player waits (a key)
     quick_groups = ()
+    quick_seen_task = None  # tells the queue the player is still there (consumers.keep_seen)
 
     async def on_quick_play(self, message):
         action = message.get("action")
@@ -67,6 +71,7 @@ class QuickPlayProtocol:
             self.quick_groups = (services.player_group(self.player.pk), services.QUEUE_GROUP)
             for group in self.quick_groups:
                 await self.channel_layer.group_add(group, self.channel_name)
+            self.quick_seen_task = asyncio.create_task(keep_seen(self.player, lambda: self.quick_queue is not None))
 
     async def _forget_quick_play_if_idle(self):
         if self.quick_queue is None:
@@ -74,6 +79,8 @@ class QuickPlayProtocol:
 
     async def forget_quick_play(self):
         """Leave the quick play groups (when the connection closes, or stops waiting)."""
+        await stop_keeping_seen(self.quick_seen_task)
+        self.quick_seen_task = None
         for group in self.quick_groups:
             await self.channel_layer.group_discard(group, self.channel_name)
         self.quick_groups = ()

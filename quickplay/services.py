@@ -36,6 +36,7 @@ from .models import EntryStatus, QueueEntry
 QUICK_VARIANTS = (Variant.JAPANESE, Variant.CLASSIC)
 QUICK_STAKES = (0,) + options.STAKES
 QUEUE_GROUP = "quickplay"  # every socket following a queue: "the queue changed"
+SEEN_EVERY_SECONDS = 5  # how often an open page or program says its player is still there
 _shuffle = random.SystemRandom().shuffle
 
 
@@ -134,6 +135,11 @@ def join(player, variant, stake, bots=False) -> QueueEntry:
     pair_queue(Queue.of(entry))
     entry.refresh_from_db()
     return entry
+
+
+def still_here(player) -> bool:
+    """A page or program of the player follows the queue: the player has not gone (one UPDATE)."""
+    return QueueEntry.objects.filter(player=player, status=EntryStatus.WAITING).update(seen_at=timezone.now()) > 0
 
 
 def _already_waiting() -> QuickPlayError:
@@ -257,8 +263,9 @@ def pair_queue(queue: Queue, now: datetime | None = None) -> list:
 
 
 def _without_players_who_may_not_play(entries, now):
-    """Take out at once (two queries for the whole queue) whoever sits at a table now or was
-    banned, so that they are not counted as looking; the rest of `may_queue` is asked per group."""
+    """Take out at once (two queries for the whole queue) whoever closed the page (nobody has
+    seen them for QUICKPLAY_ABSENT_SECONDS), sits at a table now or was banned, so that they
+    are neither seated nor counted as looking; the rest of `may_queue` is asked per group."""
     from moderation.models import Ban
 
     seated = set(Seat.objects.filter(player_id__in=[entry.player_id for entry in entries], left_at__isnull=True,
@@ -267,9 +274,12 @@ def _without_players_who_may_not_play(entries, now):
     banned = set(Ban.objects.active(now).filter(user_id__in=[entry.player.user_id for entry in entries
                                                              if entry.player.user_id])
                  .values_list("user_id", flat=True))
+    gone_before = now - timedelta(seconds=settings.QUICKPLAY_ABSENT_SECONDS)
     kept = []
     for entry in entries:
-        if entry.player_id in seated:
+        if entry.seen_at < gone_before:
+            _drop(entry, "gone", now)
+        elif entry.player_id in seated:
             _drop(entry, "already_seated", now)
         elif entry.player.user_id in banned:
             _drop(entry, "banned", now)
@@ -351,6 +361,7 @@ def dropped_sentence(code: str) -> str:
     """What a player taken out of the queue is told, in the active language."""
     sentences = {
         "already_seated": _("You sat down at a table, so you left the queue."),
+        "gone": _("You closed the page, so you left the queue."),
         "banned": _("The site staff have banned your account, so you left the queue."),
         "insufficient_funds": _("You no longer have enough Domino Coin for this stake, so you left the queue."),
     }

@@ -330,3 +330,16 @@ def test_the_periodic_pass_takes_out_the_banned_and_the_seated_even_when_nobody_
     assert services.pair_all() == 0
     assert [entry_of(banned).reason, entry_of(seated).reason] == ["banned", "already_seated"]
     assert services.looking_count(Queue("japanese", 0, True)) == 0
+
+
+def test_a_player_whose_page_nobody_has_seen_for_a_while_is_taken_out(settings):
+    settings.QUICKPLAY_ABSENT_SECONDS = 30
+    gone, here = make_player("gone"), make_player("here")
+    services.join(gone, "japanese", 0)
+    QueueEntry.objects.filter(player=gone).update(seen_at=timezone.now() - timedelta(seconds=31))
+    services.join(here, "japanese", 0)  # the only other one waiting closed the page: no match with nobody
+    assert entry_of(gone).status == EntryStatus.DROPPED and entry_of(gone).reason == "gone"
+    assert entry_of(here).status == EntryStatus.WAITING
+    QueueEntry.objects.filter(player=here).update(seen_at=timezone.now() - timedelta(seconds=29))
+    assert services.still_here(here) and not services.still_here(gone)
+    assert services.pair_all() == 0 and entry_of(here).status == EntryStatus.WAITING

@@ -1,6 +1,7 @@
 """Quick play live: the protocol's `quick_play` message, the home page's panel socket and
 its buttons (docs/quickplay.md, docs/protocol.md)."""
 
+import asyncio
 import itertools
 
 import pytest
@@ -137,6 +138,24 @@ async def test_the_waiting_panel_counts_who_is_looking_and_moves_to_the_table_wh
     table_id = await sync_to_async(lambda: QueueEntry.objects.get(pk=entry.pk).table_id)()
     assert f'data-quickplay-go="/ru/tables/{table_id}/"' in moving
     await socket.disconnect()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_an_open_panel_says_its_player_is_still_there_and_a_closed_one_stops(monkeypatch):
+    monkeypatch.setattr(services, "SEEN_EVERY_SECONDS", 0.1)
+    _tamar, _levan, entry, socket, _first = await first_waiting_with_a_panel("japanese")
+
+    @sync_to_async
+    def seen_at():
+        return QueueEntry.objects.get(pk=entry.pk).seen_at
+
+    await asyncio.sleep(0.5)
+    assert await seen_at() > entry.seen_at
+    await socket.disconnect()
+    closed = await seen_at()
+    await asyncio.sleep(0.5)
+    assert await seen_at() == closed  # nobody says so any more: the pairing will take the player out
 
 
 @pytest.mark.asyncio
