@@ -109,3 +109,26 @@ def test_the_quick_play_section_fits_a_phone_and_a_laptop(new_member, snap, brow
         snap_section(page, snap, f"{size}-waiting")
         page.locator(SECTION).get_by_role("button").click()  # leave the queue
         expect(page.locator(f"{SECTION} button[name=variant]")).to_have_count(2)
+
+
+@pytest.mark.embedded_site
+@pytest.mark.site_settings(QUICKPLAY_BOTS_AFTER_SECONDS=3)
+def test_under_make_run_the_worker_pairs_and_both_pages_move(new_embedded_member, snap, browser_problems):
+    """The embedded default (SQLite, no Redis): the pairing the worker's beat runs reaches the
+    page through the local channel layer, as a join's pairing in the web process does."""
+    tamar, levan = new_embedded_member("tamar"), new_embedded_member("levan", **PHONE)
+    tamar.goto("/ka/")
+    tap(tamar, "japanese")
+    expect(tamar.locator(".quickplay-looking")).to_have_text("1")
+    levan.goto("/ru/")
+    tap(levan, "japanese")
+    for page in (tamar, levan):
+        expect(page).to_have_url(TABLE_URL)
+    assert table_of(tamar) == table_of(levan)
+
+    nino = new_embedded_member("nino")
+    nino.goto("/ka/")
+    tap(nino, "classic", bots=True)
+    expect(nino).to_have_url(TABLE_URL, timeout=15_000)  # made by the worker's periodic pairing
+    expect(nino.locator(MATCH)).to_have_attribute("data-version", re.compile(r"^\d+$"))
+    snap(nino, "embedded-with-bots")
