@@ -15,7 +15,7 @@ from . import services
 from .models import EntryStatus
 
 
-def section_context(player, *, error="", notice="") -> dict:
+def section_context(player, *, error="", notice="", stake=0, bots=False) -> dict:
     """What quickplay/_section.html shows this player now: the buttons, their wait, or their game."""
     now = timezone.now()
     entry = services.waiting_entry(player) if player is not None else None
@@ -26,6 +26,8 @@ def section_context(player, *, error="", notice="") -> dict:
         "quickplay_error": error,
         "quickplay_notice": notice,
         "quickplay_stakes": services.QUICK_STAKES,
+        "quickplay_stake": stake if stake in services.QUICK_STAKES else 0,  # a refused tap keeps its choice
+        "quickplay_bots": bots,
         "quickplay_member": player is not None and not player.is_guest,
         "quickplay_bots_after": settings.QUICKPLAY_BOTS_AFTER_SECONDS,
     }
@@ -50,7 +52,7 @@ def clock_text(seconds: int) -> str:
     return f"{seconds // 60}:{seconds % 60:02d}"
 
 
-def _answer(request, player, *, error="", go_to=None):
+def _answer(request, player, *, error="", go_to=None, **chosen):
     """The section again (htmx), or a redirect (a plain post) with the refusal as a message."""
     if go_to:
         if request.htmx:
@@ -59,7 +61,7 @@ def _answer(request, player, *, error="", go_to=None):
             return response
         return redirect(go_to)
     if request.htmx:
-        return render(request, "quickplay/_section.html", section_context(player, error=error))
+        return render(request, "quickplay/_section.html", section_context(player, error=error, **chosen))
     if error:
         messages.error(request, error)
     return redirect(reverse("home") + "#quickplay")
@@ -82,7 +84,7 @@ def join(request):
     try:
         entry = services.join(player, variant, stake, bots)
     except services.QuickPlayError as refusal:
-        return _answer(request, player, error=refusal.message)
+        return _answer(request, player, error=refusal.message, stake=stake, bots=bots)
     if entry.status == EntryStatus.PAIRED:
         return _answer(request, player, go_to=_table_url(entry.table_id))
     return _answer(request, player)

@@ -182,6 +182,10 @@ def test_the_home_page_offers_the_two_buttons_and_the_stakes_then_shows_the_wait
     page = client.get("/en/").content.decode()
     assert 'value="japanese"' in page and 'value="classic"' in page and "Play Japanese" in page
     assert all(f'name="stake" value="{stake}"' in page for stake in (0, 25, 50, 100, 250))
+    refused = client.post("/en/quickplay/join/", {"variant": "classic", "stake": "25", "bots": "on"},
+                          HTTP_HX_REQUEST="true").content.decode()
+    assert "Practice tables with bots are free" in refused
+    assert 'value="25" checked' in refused and 'name="bots" checked' in refused  # the tap keeps its choice
     answer = client.post("/en/quickplay/join/", {"variant": "japanese", "stake": "25"}, HTTP_HX_REQUEST="true")
     section = answer.content.decode()
     assert answer.status_code == 200 and "Leave the queue" in section and "25 Domino Coin" in section
