@@ -28,6 +28,7 @@ from django.utils.translation import gettext_lazy
 
 from accounts.sockets import CLOSE_CREDENTIALS_GONE, token_group, user_group
 from joker_site.refusals import Refusal  # every service's refusals are one, sent as they are
+from quickplay.protocol import QuickPlayProtocol
 
 from .frames import NotAnObject, UnreadableFrame, read_json_object
 from .services import presence
@@ -113,8 +114,9 @@ class TokenOrSameOrigin:
         return await self.same_origin_only(scope, receive, send)
 
 
-class PlayConsumer(AsyncWebsocketConsumer):
-    """One program's connection: any number of tables, one seat at each."""
+class PlayConsumer(QuickPlayProtocol, AsyncWebsocketConsumer):
+    """One program's connection: any number of tables, one seat at each (and the quick play
+    queue: quickplay/protocol.py)."""
 
     async def connect(self):
         self.language = _language_of(self.scope)
@@ -160,6 +162,7 @@ class PlayConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, code):
         for group in self.credential_groups:
             await self.channel_layer.group_discard(group, self.channel_name)
+        await self.forget_quick_play()
         for table_id in list(self.tables):
             await self.channel_layer.group_discard(table_group(table_id), self.channel_name)
         for seat_id in self.presence_seats.values():
@@ -366,6 +369,8 @@ MESSAGE_FIELDS = {
     "act": {"match": ("whole", True), "version": ("whole", True), "action": ("object", True)},
     "resign": {"match": ("whole", True)},
     "rematch": {"table": ("whole", True)},
+    "quick_play": {"action": ("text", True), "variant": ("text", False), "stake": ("whole", False),
+                   "bots": ("flag", False)},
     "ping": {},
 }
 MESSAGE_TYPES = tuple(MESSAGE_FIELDS)
@@ -403,6 +408,8 @@ def _check_field(name, kind, value) -> None:
             raise Refusal("bad_message", _("The number in the field “%(name)s” is too large.") % {"name": name})
     elif kind == "text" and not isinstance(value, str):
         raise Refusal("bad_message", _("The field “%(name)s” must be text.") % {"name": name})
+    elif kind == "flag" and not isinstance(value, bool):
+        raise Refusal("bad_message", _("The field “%(name)s” must be true or false.") % {"name": name})
     elif kind == "object" and not isinstance(value, dict):
         raise Refusal("bad_message", _("The field “%(name)s” must be a JSON object.") % {"name": name})
     elif kind == "language" and not (isinstance(value, str) and value in LANGUAGES):

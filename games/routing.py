@@ -2,10 +2,13 @@
 
 from django.urls import path
 
+from quickplay.consumers import QuickPlayConsumer
+
 from . import consumers, protocol
 
 websocket_urlpatterns = [
     path("ws/lobby/", consumers.LobbyConsumer.as_asgi()),
     path("ws/table/<int:table_id>/", consumers.TableConsumer.as_asgi()),
     path("ws/play/", protocol.PlayConsumer.as_asgi()),
+    path("ws/quickplay/", QuickPlayConsumer.as_asgi()),
 ]

@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_POST
 
 from accounts.players import player_for_request
+from quickplay.views import section_context as quickplay_section
 
 from .forms import FORM_BY_VARIANT, JoinForm
 from .models import Table, TableStatus, Variant
@@ -26,6 +27,7 @@ def home(request):
         "tables": open_tables,
         "playing": matches_being_played(HOME_LIST_LENGTH),
         "quick_starts": QUICK_STARTS,
+        **quickplay_section(player),  # the one-tap queue (quickplay/)
     })
 
 

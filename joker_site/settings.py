@@ -98,6 +98,7 @@ INSTALLED_APPS = [
     "lessons",
     "ratings",
     "conduct",
+    "quickplay",
 ]
 
 MIDDLEWARE = [
@@ -279,6 +280,15 @@ PROTOCOL_DB_THREADS = env_int("PROTOCOL_DB_THREADS", 8, minimum=1)
 # and one for the lapsed graces; a tick not run within a few seconds is dropped (the next one
 # does its work). The slower sweep releases seats of dead web processes and closes unfilled tables.
 CLOCK_TICK_SECONDS = env_seconds("CLOCK_TICK_SECONDS", 1.0)
+# Quick play (quickplay/, docs/quickplay.md): an opponent's shown rating may differ by the start
+# range, widened by so many points a second waited; a classic player who asked for bots gets
+# them after this long; the pairing also runs this often when nobody new arrives.
+QUICKPLAY_RANGE_START = env_int("QUICKPLAY_RANGE_START", 100)
+QUICKPLAY_RANGE_PER_SECOND = env_seconds("QUICKPLAY_RANGE_PER_SECOND", 10.0, minimum=0)
+QUICKPLAY_BOTS_AFTER_SECONDS = env_int("QUICKPLAY_BOTS_AFTER_SECONDS", 30, minimum=1)
+# A waiting player whose page (or program) nobody has seen for this long left: out of the queue.
+QUICKPLAY_ABSENT_SECONDS = env_int("QUICKPLAY_ABSENT_SECONDS", 30, minimum=15)
+QUICKPLAY_CLOCK_SECONDS = 30  # the move clock of a quick table (one of games/options.py CLOCK_SECONDS)
 CELERY_BEAT_SCHEDULE = {
     "clock-tick": {
         "task": "games.tasks.tick",
@@ -288,6 +298,10 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-missed-timers": {
         "task": "games.tasks.sweep",
         "schedule": env_seconds("SWEEP_INTERVAL_SECONDS", 10.0),
+    },
+    "quickplay-pairing": {
+        "task": "quickplay.tasks.pair_waiting",
+        "schedule": env_seconds("QUICKPLAY_PAIRING_SECONDS", 2.0),
     },
 }
 

@@ -158,6 +158,7 @@ WRONG = {
     "text": bools | ints | floats | json_lists | json_objects,
     "object": bools | ints | floats | texts | json_lists,
     "language": bools | ints | floats | texts.filter(lambda v: v not in LANGUAGES) | json_lists | json_objects,
+    "flag": ints | floats | texts | json_lists | json_objects,
 }
 types_with_fields = st.sampled_from([kind for kind, fields in MESSAGE_FIELDS.items() if fields])
 field_choices = {kind: st.sampled_from(sorted(fields)) for kind, fields in MESSAGE_FIELDS.items() if fields}

@@ -259,6 +259,23 @@ def test_a_paused_player_is_refused_rated_tables_with_the_end_time_and_may_play_
 
 
 @db
+def test_a_paused_player_may_not_wait_for_quick_play_until_the_pause_is_lifted():
+    from quickplay import services as quickplay
+    from quickplay.models import QueueEntry
+    from tests.moderation_support import make_moderator
+
+    tamar, _levan, pause = _paused_player()
+    with pytest.raises(quickplay.QuickPlayError) as refused:
+        quickplay.join(tamar, "japanese", 0)
+    assert refused.value.code == "paused" and refused.value.params["until"] == pause.ends_at.isoformat()
+    assert _local_time(pause) in refused.value.message
+    assert not QueueEntry.objects.filter(player=tamar).exists()
+    conduct.lift_pause(pause.pk, "a family emergency", make_moderator())
+    quickplay.join(tamar, "japanese", 0)
+    assert QueueEntry.objects.filter(player=tamar).exists()
+
+
+@db
 @pytest.mark.parametrize("language, words", [("ka", "შეჩერებულია"), ("ru", "приостановлены")])
 def test_the_refusal_is_worded_in_the_readers_language_with_the_end_time(language, words):
     tamar, _levan, pause = _paused_player()

@@ -97,6 +97,29 @@ def _seat_creator(table: Table, creator) -> None:
     _start_if_full(table)
 
 
+def seat_together(players, settings: TableSettings) -> Table:
+    """Quick play's table (quickplay/services.py): a new open table created by `players[0]`,
+    every one of `players` seated in order as `sit` seats them (the same checks, the
+    creator's included; the stake held in the table's escrow), practice bots in the other
+    chairs when the settings ask, and the match started once every chair is taken. A refusal names the player it was about in
+    `params["player"]` and, inside the caller's transaction, leaves nothing behind."""
+    creator = players[0]
+    with transaction.atomic():
+        table = Table.objects.create(**settings.table_fields(creator), creator=creator)
+        for player in players:
+            try:
+                _check_may_sit(table, player)
+                _seat_player(table, player)
+            except TableError as refusal:
+                refusal.params["player"] = player.pk
+                raise
+        if table.fill_with_bots:
+            _fill_with_bots(table)
+        _start_if_full(table)
+        transaction.on_commit(broadcast.lobby_changed)
+    return table
+
+
 def can_see(table: Table, player) -> bool:
     """Friends-only tables are for the creator and the creator's friends (and, at a
     rematch, for everyone who played the match it follows)."""

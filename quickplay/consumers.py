@@ -1,0 +1,111 @@
+"""The home page's waiting panel, live (`ws/quickplay/`): how many are looking, and the move
+to the match the moment the pairing seats the player, whichever process or task paired them.
+
+The page opens this socket only while its player waits (quickplay/_section.html). The socket
+follows the player's group (paired, taken out) and the queue group (someone came or went);
+on each notice it renders the panel again, for its own player, in its page's language.
+"""
+
+import asyncio
+import contextlib
+import logging
+from urllib.parse import parse_qs
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import translation
+
+from games.consumers import MemberSocket, _language_of
+
+from . import services
+from .models import EntryStatus, QueueEntry
+
+log = logging.getLogger(__name__)
+
+
+async def keep_seen(player, following):
+    """While the socket lives: every few seconds, when `following()` (it follows a waiting
+    entry), tell the queue the player is still there. A player whose every page closed is
+    taken out by the next pairing (services.still_here, QUICKPLAY_ABSENT_SECONDS)."""
+    while True:
+        await asyncio.sleep(services.SEEN_EVERY_SECONDS)
+        if following():
+            try:
+                await database_sync_to_async(services.still_here)(player)
+            except Exception:  # the database away for a moment: the next beat tries again
+                log.exception("quick play: could not mark player %s as still here", player.pk)
+
+
+async def stop_keeping_seen(task):
+    if task is not None:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+
+class QuickPlayConsumer(MemberSocket, AsyncWebsocketConsumer):
+    async def connect(self):
+        from accounts.players import player_for_scope
+
+        self.language = _language_of(self.scope)
+        self.player = await player_for_scope(self.scope)
+        if self.player is None:
+            await self.close(code=4403)
+            return
+        asked = parse_qs(self.scope.get("query_string", b"").decode(errors="ignore")).get("entry", [""])[0]
+        self.entry_id = int(asked) if asked.isdigit() else None
+        self.queue = None
+        self.groups_followed = [services.player_group(self.player.pk), services.QUEUE_GROUP]
+        await self.follow_member(self.player)
+        for group in self.groups_followed:
+            await self.channel_layer.group_add(group, self.channel_name)
+        await self.accept()
+        await self.send_panel(go_if_paired=True)  # paired between the page's rendering and this socket
+        self.seen_task = asyncio.create_task(keep_seen(self.player, lambda: self.queue is not None))
+
+    async def disconnect(self, code):
+        await stop_keeping_seen(getattr(self, "seen_task", None))
+        await self.forget_member()
+        for group in getattr(self, "groups_followed", ()):
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        pass  # the panel's buttons are form posts; whatever arrives here is dropped
+
+    async def quickplay_changed(self, event):
+        if self.queue is not None and event.get("queue") == self.queue:
+            await self.send_panel()
+
+    async def quickplay_paired(self, event):
+        self.entry_id = event.get("entry", self.entry_id)
+        await self.send_panel(go_if_paired=True)
+
+    async def quickplay_dropped(self, event):
+        await self.send_panel(dropped=event.get("code", ""))
+
+    async def send_panel(self, go_if_paired=False, dropped=""):
+        html, self.queue = await database_sync_to_async(panel_html)(
+            self.player, self.language, self.entry_id if go_if_paired else None, dropped)
+        await self.send(text_data=html)
+
+
+def panel_html(player, language, paired_entry_id=None, dropped="") -> tuple[str, list | None]:
+    """The panel (hx-swap-oob) and the queue it shows (None when the player no longer waits).
+
+    `paired_entry_id`: the entry this page waited with; once paired, the page goes to its table."""
+    from .views import section_context
+
+    with translation.override(language):
+        go_to = ""
+        if paired_entry_id is not None:
+            table_id = (QueueEntry.objects.filter(pk=paired_entry_id, player=player, status=EntryStatus.PAIRED)
+                        .values_list("table_id", flat=True).first())
+            if table_id is not None:
+                go_to = reverse("table", kwargs={"table_id": table_id})
+        context = section_context(player, notice=services.dropped_sentence(dropped) if dropped else "")
+        context.update(oob=True, quickplay_go=go_to)
+        entry = context["quickplay_entry"]
+        html = render_to_string("quickplay/_panel.html", context)
+    return html, services.Queue.of(entry).as_key() if entry is not None else None

@@ -1,0 +1,133 @@
+"""The JSON protocol's `quick_play` message (docs/protocol.md), mixed into games.protocol.PlayConsumer.
+
+`{"type": "quick_play", "action": "join", "variant": "japanese", "stake": 0, "bots": false}`
+queues the program's player and answers with the entry's status; `"action": "leave"` takes
+it out; `"action": "status"` says where it stands. While it waits the connection follows the
+player's group and the queue's: it is told `waiting` again when the number looking changes,
+`dropped` when the pairing takes it out, and `paired` (then the match's first `state`, as
+after join_table) when it is seated.
+"""
+
+import asyncio
+
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from joker_site.refusals import Refusal
+
+from . import services
+from .consumers import keep_seen, stop_keeping_seen
+from .models import EntryStatus, QueueEntry
+
+ACTIONS = ("join", "leave", "status")
+
+
+def _database(function):
+    from games.protocol import in_thread
+
+    return in_thread(function)
+
+
+class QuickPlayProtocol:
+    """The quick play part of a protocol connection (needs PlayConsumer's send_json and _subscribe)."""
+
+    quick_queue = None  # the queue this connection follows while its player waits (a key)
+    quick_groups = ()
+    quick_seen_task = None  # tells the queue the player is still there (consumers.keep_seen)
+
+    async def on_quick_play(self, message):
+        action = message.get("action")
+        if action not in ACTIONS:
+            raise Refusal("bad_message", _("The field “%(name)s” must be one of: %(choices)s.")
+                          % {"name": "action", "choices": ", ".join(ACTIONS)})
+        if action == "join":
+            await self._follow_quick_play()  # before joining: a pairing at once must reach this socket
+            try:
+                status = await _database(_join)(self.player, message.get("variant"), message.get("stake") or 0,
+                                                message.get("bots") or False)
+            except Refusal as refusal:
+                if refusal.code != "already_waiting":
+                    await self._forget_quick_play_if_idle()
+                raise
+        elif action == "leave":
+            status = await _database(_leave)(self.player)
+        else:
+            status = await _database(_status)(self.player)
+        await self._answer_quick_play(status, message)
+
+    async def _answer_quick_play(self, status, message=None):
+        from games.protocol import _reply
+
+        self.quick_queue = [status["variant"], status["stake"], status["rated"]] \
+            if status["status"] == EntryStatus.WAITING else None
+        await self.send_json(_reply(message, status))
+        if status["status"] == EntryStatus.PAIRED:
+            await self._subscribe(status["table"])
+        if status["status"] != EntryStatus.WAITING:
+            await self._forget_quick_play_if_idle()
+
+    async def _follow_quick_play(self):
+        if not self.quick_groups:
+            self.quick_groups = (services.player_group(self.player.pk), services.QUEUE_GROUP)
+            for group in self.quick_groups:
+                await self.channel_layer.group_add(group, self.channel_name)
+            self.quick_seen_task = asyncio.create_task(keep_seen(self.player, lambda: self.quick_queue is not None))
+
+    async def _forget_quick_play_if_idle(self):
+        if self.quick_queue is None:
+            await self.forget_quick_play()
+
+    async def forget_quick_play(self):
+        """Leave the quick play groups (when the connection closes, or stops waiting)."""
+        await stop_keeping_seen(self.quick_seen_task)
+        self.quick_seen_task = None
+        for group in self.quick_groups:
+            await self.channel_layer.group_discard(group, self.channel_name)
+        self.quick_groups = ()
+
+    # --- notices (quickplay/services.py) -------------------------------------------------------
+
+    async def quickplay_changed(self, event):
+        if self.player is not None and self.quick_queue is not None and event.get("queue") == self.quick_queue:
+            status = await _database(_status)(self.player)
+            if status["status"] == EntryStatus.WAITING:
+                await self._answer_quick_play(status)
+
+    # A notice about an entry this connection no longer follows (it answered the join with
+    # `paired` already, or left) changes nothing.
+    async def quickplay_paired(self, event):
+        if self.player is not None and self.quick_queue is not None:
+            await self._answer_quick_play(await _database(_entry_status)(self.player, event["entry"]))
+
+    async def quickplay_dropped(self, event):
+        if self.player is not None and self.quick_queue is not None:
+            await self._answer_quick_play(await _database(_entry_status)(self.player, event["entry"],
+                                                                         self.language))
+
+
+# --- the database side -----------------------------------------------------------------------
+
+def _join(player, variant, stake, bots) -> dict:
+    return services.status_of(services.join(player, variant, stake, bots))
+
+
+def _leave(player) -> dict:
+    return services.status_of(services.leave(player))
+
+
+def _status(player) -> dict:
+    """The waiting entry's status, or `{"status": "idle"}` when the player waits for nothing."""
+    entry = services.waiting_entry(player)
+    if entry is None:
+        return {"type": "quick_play", "status": "idle", "variant": None, "stake": None, "rated": None}
+    return services.status_of(entry)
+
+
+def _entry_status(player, entry_id, language=None) -> dict:
+    entry = QueueEntry.objects.get(pk=entry_id, player=player)
+    status = services.status_of(entry)
+    if entry.status == EntryStatus.DROPPED:
+        with translation.override(language):
+            status["message"] = services.dropped_sentence(entry.reason)
+    return status
+

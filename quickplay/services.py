@@ -1,0 +1,377 @@
+"""Quick play: one tap puts a player in a queue; the pairing seats near ratings together.
+
+The queue is the `QueueEntry` table, so it is the same for every web process and the
+Celery worker. Joining and leaving change one row; the pairing (`pair_queue`) is the one
+function that takes players out of the queue onto a table. It locks the queue's waiting
+rows (`select_for_update`, in id order), so two pairings of the same queue run one after
+the other and the second finds the first one's players gone: nobody is seated twice.
+The table is made by `games.services.tables.seat_together`, which seats each player as
+`sit` does, holding each stake in the table's escrow with the coin ledger; a stake is
+therefore taken once, by the seat, and never while waiting. See docs/quickplay.md.
+
+Who may queue is decided in one place, `may_queue`.
+"""
+
+import random
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from coins import services as coins
+from conduct.services import Paused, refuse_if_paused
+from games import options
+from games.models import SEATS_BY_VARIANT, Seat, TableStatus, Variant
+from games.services import broadcast
+from games.services import tables as table_service
+from games.services.tables import TableError, TableSettings
+from joker_site.refusals import Refusal
+from moderation import bans
+from ratings.services import shown_ratings
+
+from .models import EntryStatus, QueueEntry
+
+QUICK_VARIANTS = (Variant.JAPANESE, Variant.CLASSIC)
+QUICK_STAKES = (0,) + options.STAKES
+QUEUE_GROUP = "quickplay"  # every socket following a queue: "the queue changed"
+SEEN_EVERY_SECONDS = 5  # how often an open page or program says its player is still there
+_shuffle = random.SystemRandom().shuffle
+
+
+class QuickPlayError(Refusal):
+    """A refused quick play request (joining or leaving the queue); nothing changed."""
+
+
+def player_group(player_id: int) -> str:
+    """The channel group of one player's quick play sockets: "you were paired", "you were taken out"."""
+    return f"quickplay-{player_id}"
+
+
+@dataclass(frozen=True)
+class Queue:
+    """Players wait for a game of one variant at one stake; members' queues are rated, guests'
+    casual. Only players of the same queue are paired."""
+
+    variant: str
+    stake: int
+    rated: bool
+
+    @classmethod
+    def of(cls, entry: QueueEntry) -> "Queue":
+        return cls(entry.variant, entry.stake, entry.rated)
+
+    def as_key(self) -> list:
+        return [self.variant, self.stake, self.rated]
+
+
+# --- Who may queue ---------------------------------------------------------------------------
+
+def may_queue(player, variant, stake) -> None:
+    """Raise QuickPlayError when `player` may not wait for a quick game of `variant` at `stake`.
+
+    The one place that decides it: the page, the protocol and the pairing (which asks again
+    for every player it is about to seat) all call it."""
+    if variant not in QUICK_VARIANTS:
+        raise QuickPlayError("invalid_variant", _("Choose Japanese Joker or classic Joker."))
+    if type(stake) is not int or stake not in QUICK_STAKES:
+        raise QuickPlayError("invalid_stake", _("Choose a free game or one of the stakes offered."),
+                             {"stakes": list(QUICK_STAKES)})
+    banned = bans.refusal_for_player(player)
+    if banned:
+        raise QuickPlayError("banned", banned)
+    try:
+        refuse_if_paused(player)  # walking out of rated matches pauses quick play too (docs/conduct.md)
+    except Paused as paused:
+        raise QuickPlayError(paused.code, paused.message, paused.params) from None
+    if player.is_guest and stake:
+        raise QuickPlayError("guest_coins",
+                             _("Guests can only play at free tables. Sign up to play for Domino Coin."))
+    if is_at_a_table(player):
+        raise QuickPlayError("already_seated",
+                             _("You are already at a table. Finish that game or leave its table first."))
+    if stake:
+        available = coins.balance_of(player.user)
+        if available < stake:
+            refusal = coins.InsufficientFunds(stake, available)
+            raise QuickPlayError(refusal.code, refusal.message, refusal.params)
+
+
+def is_at_a_table(player) -> bool:
+    """Sitting at a table that waits for players or plays its match."""
+    return Seat.objects.filter(player=player, left_at__isnull=True,
+                               table__status__in=(TableStatus.OPEN, TableStatus.PLAYING)).exists()
+
+
+def _check_bots(variant, stake, bots) -> None:
+    if not isinstance(bots, bool):
+        raise QuickPlayError("bad_message", _("Say yes or no to bots."))
+    if bots and variant != Variant.CLASSIC:
+        raise QuickPlayError("bots_classic_only", _("Bots can fill only a classic table."))
+    if bots and stake:
+        raise QuickPlayError("bots_free_only", _("Practice tables with bots are free: choose no stake."))
+
+
+# --- Joining and leaving ---------------------------------------------------------------------
+
+def waiting_entry(player) -> QueueEntry | None:
+    return QueueEntry.objects.filter(player=player, status=EntryStatus.WAITING).first()
+
+
+def join(player, variant, stake, bots=False) -> QueueEntry:
+    """Put the player in the queue, then pair at once if someone near is waiting.
+
+    Returns the player's entry as it is after that pairing (`paired`, with its table, when
+    it was). Asking again while waiting (a double click, a second tab) is refused."""
+    _check_bots(variant, stake, bots)
+    if waiting_entry(player) is not None:
+        raise _already_waiting()
+    may_queue(player, variant, stake)
+    rating = shown_ratings([(player.pk, variant)])[(player.pk, variant)].value
+    try:
+        with transaction.atomic():
+            entry = QueueEntry.objects.create(player=player, variant=variant, stake=stake, bots=bots,
+                                              rated=not player.is_guest, rating=rating)
+            transaction.on_commit(lambda: _queue_changed(Queue.of(entry)))
+    except IntegrityError:  # a second request of the same player won the race
+        raise _already_waiting() from None
+    pair_queue(Queue.of(entry))
+    entry.refresh_from_db()
+    return entry
+
+
+def still_here(player) -> bool:
+    """A page or program of the player follows the queue: the player has not gone (one UPDATE)."""
+    return QueueEntry.objects.filter(player=player, status=EntryStatus.WAITING).update(seen_at=timezone.now()) > 0
+
+
+def _already_waiting() -> QuickPlayError:
+    return QuickPlayError("already_waiting", _("You are already waiting for a game."))
+
+
+def leave(player) -> QueueEntry:
+    """Take the player out of the queue. Refused when they are not waiting (a double click on
+    "Leave", or the pairing seated them a moment before: then `params` name the table)."""
+    with transaction.atomic():
+        entry = QueueEntry.objects.select_for_update().filter(player=player, status=EntryStatus.WAITING).first()
+        if entry is None:
+            raise _not_waiting(player)
+        entry.status, entry.ended_at = EntryStatus.LEFT, timezone.now()
+        entry.save(update_fields=["status", "ended_at"])
+        transaction.on_commit(lambda: _queue_changed(Queue.of(entry)))
+    return entry
+
+
+def _not_waiting(player) -> QuickPlayError:
+    paired = recently_paired(player) if player is not None else None
+    if paired is not None:
+        return QuickPlayError("already_paired", _("Your game has already started."),
+                              {"table": paired.table_id, "match": _match_of(paired.table_id)})
+    return QuickPlayError("not_waiting", not_waiting_sentence())
+
+
+def not_waiting_sentence() -> str:
+    return _("You are not waiting for a game.")
+
+
+RECENT_PAIRING = timedelta(minutes=2)
+
+
+def recently_paired(player) -> QueueEntry | None:
+    """The player's entry paired in the last two minutes whose match is still being played."""
+    return (QueueEntry.objects.filter(player=player, status=EntryStatus.PAIRED,
+                                      ended_at__gte=timezone.now() - RECENT_PAIRING,
+                                      table__status=TableStatus.PLAYING)
+            .order_by("-ended_at").first())
+
+
+def _match_of(table_id) -> int | None:
+    from games.models import Match
+
+    return Match.objects.filter(table_id=table_id).values_list("pk", flat=True).first()
+
+
+# --- What a waiting player sees ---------------------------------------------------------------
+
+def waited_seconds(entry: QueueEntry, now: datetime | None = None) -> int:
+    return max(0, int(((now or timezone.now()) - entry.joined_at).total_seconds()))
+
+
+def looking_count(queue: Queue) -> int:
+    """How many wait in this queue now (the asking player included)."""
+    return QueueEntry.objects.filter(status=EntryStatus.WAITING, variant=queue.variant, stake=queue.stake,
+                                     rated=queue.rated).count()
+
+
+def rating_range(entry: QueueEntry, now: datetime | None = None) -> int:
+    """How far from the player's rating an opponent may be now: it widens as they wait."""
+    return settings.QUICKPLAY_RANGE_START + int(settings.QUICKPLAY_RANGE_PER_SECOND * waited_seconds(entry, now))
+
+
+def status_of(entry: QueueEntry, now: datetime | None = None) -> dict:
+    """The protocol's `quick_play` answer for an entry (docs/protocol.md)."""
+    data = {"type": "quick_play", "status": entry.status, "variant": entry.variant, "stake": entry.stake,
+            "rated": entry.rated, "bots": entry.bots}
+    if entry.status == EntryStatus.WAITING:
+        spread = rating_range(entry, now)
+        data.update(waited=waited_seconds(entry, now), looking=looking_count(Queue.of(entry)),
+                    rating=entry.rating, range=[entry.rating - spread, entry.rating + spread])
+        if entry.bots:
+            data["bots_after"] = max(0, settings.QUICKPLAY_BOTS_AFTER_SECONDS - data["waited"])
+    elif entry.status == EntryStatus.PAIRED:
+        data.update(table=entry.table_id, match=_match_of(entry.table_id))
+    elif entry.status == EntryStatus.DROPPED:
+        data.update(code=entry.reason)
+    return data
+
+
+# --- The pairing ------------------------------------------------------------------------------
+
+def pair_all(now: datetime | None = None) -> int:
+    """Pair every queue that has players waiting (the periodic task, quickplay/tasks.py);
+    returns the number of tables made."""
+    queues = (QueueEntry.objects.filter(status=EntryStatus.WAITING)
+              .values_list("variant", "stake", "rated").distinct())
+    return sum(len(pair_queue(Queue(*queue), now)) for queue in list(queues))
+
+
+def pair_queue(queue: Queue, now: datetime | None = None) -> list:
+    """Seat as many groups of this queue's waiting players as can be seated now; the tables made.
+
+    Under the lock of every waiting row of the queue. A player who may no longer play (sat
+    down elsewhere, was banned, spent the coins for the stake) is taken out of the queue
+    with the reason and told; the others of that group wait on."""
+    now = now or timezone.now()
+    made = []
+    with transaction.atomic():
+        entries = list(QueueEntry.objects.select_for_update(of=("self",))
+                       .filter(status=EntryStatus.WAITING, variant=queue.variant, stake=queue.stake,
+                               rated=queue.rated)
+                       .select_related("player__user").order_by("pk"))
+        locked = entries
+        entries = _without_players_who_may_not_play(entries, now)
+        while True:
+            group, bots = _next_group(entries, queue, now)
+            if not group:
+                break
+            table = _seat_group(group, queue, bots, now)
+            if table is not None:
+                made.append(table)
+                entries = [entry for entry in entries if entry not in group]
+            else:
+                entries = [entry for entry in entries if entry.status == EntryStatus.WAITING]
+        if any(entry.status != EntryStatus.WAITING for entry in locked):
+            transaction.on_commit(lambda: _queue_changed(queue))
+    return made
+
+
+def _without_players_who_may_not_play(entries, now):
+    """Take out at once (two queries for the whole queue) whoever closed the page (nobody has
+    seen them for QUICKPLAY_ABSENT_SECONDS), sits at a table now or was banned, so that they
+    are neither seated nor counted as looking; the rest of `may_queue` is asked per group."""
+    from moderation.models import Ban
+
+    seated = set(Seat.objects.filter(player_id__in=[entry.player_id for entry in entries], left_at__isnull=True,
+                                     table__status__in=(TableStatus.OPEN, TableStatus.PLAYING))
+                 .values_list("player_id", flat=True))
+    banned = set(Ban.objects.active(now).filter(user_id__in=[entry.player.user_id for entry in entries
+                                                             if entry.player.user_id])
+                 .values_list("user_id", flat=True))
+    gone_before = now - timedelta(seconds=settings.QUICKPLAY_ABSENT_SECONDS)
+    kept = []
+    for entry in entries:
+        if entry.seen_at < gone_before:
+            _drop(entry, "gone", now)
+        elif entry.player_id in seated:
+            _drop(entry, "already_seated", now)
+        elif entry.player.user_id in banned:
+            _drop(entry, "banned", now)
+        else:
+            kept.append(entry)
+    return kept
+
+
+def _near(a: QueueEntry, b: QueueEntry, now) -> bool:
+    """Both players accept each other: the gap fits within the narrower of their two ranges."""
+    return abs(a.rating - b.rating) <= min(rating_range(a, now), rating_range(b, now))
+
+
+def _next_group(entries, queue: Queue, now) -> tuple[list, bool]:
+    """The next players to seat together, and whether bots fill the other chairs.
+
+    The longest waiting player goes first, with the nearest ratings that every one of the
+    group accepts. Failing a full table, a classic player who asked for bots and has
+    waited long enough is seated with the other waiting players who asked for them."""
+    need = SEATS_BY_VARIANT[queue.variant]
+    by_wait = sorted(entries, key=lambda entry: (entry.joined_at, entry.pk))
+    for anchor in by_wait:
+        group = [anchor]
+        for other in sorted(by_wait, key=lambda entry: abs(entry.rating - anchor.rating)):
+            if other is not anchor and all(_near(other, chosen, now) for chosen in group):
+                group.append(other)
+                if len(group) == need:
+                    return group, False
+    for anchor in by_wait:
+        if anchor.bots and waited_seconds(anchor, now) >= settings.QUICKPLAY_BOTS_AFTER_SECONDS:
+            others = sorted((entry for entry in by_wait if entry.bots and entry is not anchor),
+                            key=lambda entry: abs(entry.rating - anchor.rating))
+            return [anchor, *others][:need - 1], True
+    return [], False
+
+
+def _seat_group(group, queue: Queue, bots: bool, now):
+    """The group's table with its match started, or None when one of them was refused a seat
+    (that player is taken out of the queue; nothing else of the attempt remains)."""
+    players = [entry.player for entry in group]
+    _shuffle(players)  # who sits first (and deals or leads first) is luck, not queue order
+    for entry in group:
+        try:
+            may_queue(entry.player, entry.variant, entry.stake)
+        except QuickPlayError as refusal:
+            _drop(entry, refusal.code, now)
+            return None
+    table_settings = TableSettings(variant=queue.variant, stake=queue.stake, rated=queue.rated and not bots,
+                                   fill_with_bots=bots, clock_seconds=settings.QUICKPLAY_CLOCK_SECONDS)
+    try:
+        with transaction.atomic():
+            table = table_service.seat_together(players, table_settings)
+    except TableError as refusal:
+        refused = next((entry for entry in group if entry.player_id == refusal.params.get("player")), group[0])
+        _drop(refused, refusal.code, now)
+        return None
+    match_id = _match_of(table.pk)
+    for entry in group:
+        entry.status, entry.ended_at, entry.table = EntryStatus.PAIRED, now, table
+        entry.save(update_fields=["status", "ended_at", "table"])
+        _tell_after_commit(entry, {"type": "quickplay.paired", "table": table.pk, "match": match_id,
+                                   "entry": entry.pk})
+    return table
+
+
+def _tell_after_commit(entry: QueueEntry, notice: dict) -> None:
+    """Tell the entry's player's sockets (the home page's, a program's) once this commits."""
+    group = player_group(entry.player_id)
+    transaction.on_commit(lambda: broadcast.group_send(group, notice))
+
+
+def _drop(entry: QueueEntry, code: str, now) -> None:
+    entry.status, entry.ended_at, entry.reason = EntryStatus.DROPPED, now, code
+    entry.save(update_fields=["status", "ended_at", "reason"])
+    _tell_after_commit(entry, {"type": "quickplay.dropped", "code": code, "entry": entry.pk})
+
+
+def dropped_sentence(code: str) -> str:
+    """What a player taken out of the queue is told, in the active language."""
+    sentences = {
+        "already_seated": _("You sat down at a table, so you left the queue."),
+        "gone": _("You closed the page, so you left the queue."),
+        "banned": _("The site staff have banned your account, so you left the queue."),
+        "insufficient_funds": _("You no longer have enough Domino Coin for this stake, so you left the queue."),
+    }
+    return sentences.get(code, _("You were taken out of the queue. Try again."))
+
+
+def _queue_changed(queue: Queue) -> None:
+    broadcast.group_send(QUEUE_GROUP, {"type": "quickplay.changed", "queue": queue.as_key()})

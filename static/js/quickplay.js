@@ -1,0 +1,44 @@
+// The home page's quick play panel (quickplay/templates/quickplay/_panel.html). The server
+// sends the panel again whenever something changes (websocket, ws/quickplay/); between
+// those, the seconds waited, the widening range of ratings and the bots' countdown tick
+// here. When the server says the game has started, the page goes to its table.
+(function () {
+  "use strict";
+
+  function clock(seconds) {
+    seconds = Math.max(0, Math.floor(seconds));
+    return Math.floor(seconds / 60) + ":" + String(seconds % 60).padStart(2, "0");
+  }
+
+  // Seconds since the element arrived, added to the figure the server rendered into it.
+  function since(element, attribute) {
+    if (!element.dataset.quickplayArrived) element.dataset.quickplayArrived = String(Date.now());
+    return Number(element.getAttribute(attribute)) + (Date.now() - Number(element.dataset.quickplayArrived)) / 1000;
+  }
+
+  function tick() {
+    const go = document.querySelector("[data-quickplay-go]");
+    if (go && !go.dataset.quickplayGoing) {
+      go.dataset.quickplayGoing = "yes";
+      window.location.assign(go.dataset.quickplayGo);
+      return;
+    }
+    document.querySelectorAll("[data-quickplay-waited]").forEach(function (element) {
+      element.textContent = clock(since(element, "data-quickplay-waited"));
+    });
+    document.querySelectorAll("[data-quickplay-countdown]").forEach(function (element) {
+      const initial = Number(element.getAttribute("data-quickplay-countdown"));
+      element.textContent = clock(2 * initial - since(element, "data-quickplay-countdown"));
+    });
+    document.querySelectorAll("[data-quickplay-range]").forEach(function (element) {
+      const rating = Number(element.getAttribute("data-quickplay-range"));
+      const waited = Math.floor(since(element, "data-waited"));
+      const spread = Number(element.dataset.start) + Math.floor(Number(element.dataset.perSecond) * waited);
+      element.textContent = (rating - spread) + "–" + (rating + spread);
+    });
+  }
+
+  setInterval(tick, 1000);
+  document.addEventListener("htmx:load", tick);
+  document.addEventListener("htmx:oobAfterSwap", tick);
+})();
