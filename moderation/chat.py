@@ -42,7 +42,7 @@ def mute_player(player_id, duration, reason, actor, details=None):
     """The player (member or guest) may not write in any table chat for `duration`."""
     reason = _required(reason)
     with transaction.atomic():
-        player = Player.objects.select_for_update().select_related("user").filter(pk=player_id).first()
+        player = Player.objects.select_for_update(of=("self",)).select_related("user").filter(pk=player_id).first()
         if player is None:
             raise ModerationError(message=_("That player does not exist."))
         if player.user_id and (player.user.is_staff or player.user.is_superuser):
