@@ -62,7 +62,7 @@ def age_messages(player, seconds):
 
 @pytest.mark.django_db
 def test_a_quick_phrase_is_stored_as_its_key_and_read_in_each_readers_language():
-    table, (tamar, levan) = japanese_table()
+    table, (tamar, _levan) = japanese_table()
     message = services.post(table.pk, tamar, phrase="good_luck")
     assert (message.phrase, message.text, message.room) == ("good_luck", "", Room.PLAYERS)
     assert message.match == Match.objects.get(table=table)
@@ -359,10 +359,6 @@ def test_the_match_page_shows_the_readers_room_with_its_last_messages():
 
 # --- over the page's socket ----------------------------------------------------------------------
 
-def _frames_of(text):
-    return text if text.startswith('<div class="chat-frame"') else None
-
-
 async def _next_chat(client, timeout=5):
     while True:
         frame = await client.receive_from(timeout=timeout)
@@ -452,7 +448,7 @@ async def test_bad_chat_frames_on_the_page_socket_get_a_clear_error_and_change_n
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 async def test_the_protocol_sends_and_receives_chat_in_each_programs_language():
-    (tamar, tamar_token), (levan, levan_token) = (await make_program_player("tamar"),
+    (tamar, tamar_token), (_levan, levan_token) = (await make_program_player("tamar"),
                                                   await make_program_player("levan"))
     table, = await sync_to_async(lambda: [table_service.create_table(tamar, TableSettings(variant="japanese"))])()
     first = await ProgramClient.connect(tamar_token, headers=[(b"accept-language", b"ka")])
