@@ -37,6 +37,14 @@ class ChatRefusal(Refusal):
     code = "chat_refused"
 
 
+# Every code a chat refusal may carry (docs/protocol.md, Error codes).
+REFUSAL_CODES = frozenset({
+    "bad_chat", "empty_message", "too_long", "unknown_phrase", "guests_phrases_only", "not_signed_in",
+    "friends_only", "no_such_table", "not_at_table", "muted", "too_fast", "too_many",
+    "no_such_message", "own_message", "already_reported",
+})
+
+
 def limits() -> dict:
     """The flood limits: a burst (so many in so many seconds) and a per-minute count."""
     return {

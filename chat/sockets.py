@@ -85,7 +85,8 @@ class ChatSocket:
                     self.table_id, self.player, data.get("phrase"), data.get("text"), self.channel_name)
                 await self._follow_room(message.room)
                 html = render_message(services.message_event(message), self.player, self.language)
-                note = _("Only you see this message: it has words we do not allow.") if message.filtered else ""
+                with translation.override(self.language):
+                    note = _("Only you see this message: it has words we do not allow.") if message.filtered else ""
                 await self.send(text_data=chat_frame("add", html, language=self.language, note=note,
                                                      mine="1"))
             else:

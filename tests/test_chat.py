@@ -48,6 +48,7 @@ def refused(code, call, *args, **kwargs):
     with pytest.raises(ChatRefusal) as caught:
         call(*args, **kwargs)
     assert caught.value.code == code, caught.value.message
+    assert code in services.REFUSAL_CODES
     assert (ChatMessage.objects.count(), ChatReport.objects.count()) == before, "a refusal changed something"
     return caught.value
 
