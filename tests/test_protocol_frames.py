@@ -23,8 +23,8 @@ from channels.testing import WebsocketCommunicator
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games import protocol
 from chat.services import REFUSAL_CODES as CHAT_CODES
+from games import protocol
 from games.consumers import FrameError, parse_browser_frame
 from games.engine.errors import ERROR_CODES
 from games.frames import MAX_DEPTH
