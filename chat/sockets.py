@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from joker_site.refusals import Refusal
 
 from . import services
+from .models import Room
 from .phrases import phrase_text
 
 BROWSER_FRAMES = ("chat", "chat_report")
@@ -58,9 +59,10 @@ class ChatSocket:
 
     chat_group_name = None
 
-    async def join_chat(self):
-        room = await database_sync_to_async(services.room_for)(self.table_id, self.player)
-        await self._follow_room(room)
+    async def join_chat(self, seated: bool):
+        """Listen to the room of this connection: `seated`, whether its player sits at the table
+        (what presence.connected found, so no query more)."""
+        await self._follow_room(Room.PLAYERS if seated else Room.SPECTATORS)
 
     async def _follow_room(self, room):
         group = services.chat_group(self.table_id, room)

@@ -122,8 +122,8 @@ class TableConsumer(ChatSocket, MemberSocket, AsyncWebsocketConsumer):
         await self.follow_member(self.player)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        await self.join_chat()  # the table chat's room (chat/sockets.py)
         self.seat_id = await database_sync_to_async(presence.connected)(self.table_id, self.player)
+        await self.join_chat(seated=self.seat_id is not None)  # the table chat's room (chat/sockets.py)
         await self.send_state()
 
     async def disconnect(self, code):

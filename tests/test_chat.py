@@ -358,6 +358,23 @@ def test_the_match_page_shows_the_readers_room_with_its_last_messages():
     assert 'aria-live="polite"' in page and 'for="chat-text"' in page
 
 
+@pytest.mark.django_db
+def test_the_waiting_page_has_the_chat_too_with_its_two_rooms():
+    from django.test import Client
+
+    tamar = make_player("tamar")
+    table = table_service.create_table(tamar, TableSettings(variant="japanese"))
+    services.post(table.pk, tamar, phrase="hello")
+    seated, passer_by = Client(), Client()
+    seated.force_login(tamar.user)
+    passer_by.force_login(make_player("nino").user)
+    page = seated.get(f"/ka/tables/{table.pk}/").content.decode()
+    assert 'id="chat"' in page and "გამარჯობა!" in page and "მოთამაშეების ჩატი" in page
+    page = passer_by.get(f"/ka/tables/{table.pk}/").content.decode()
+    log = page[page.index('id="chat-log"'):page.index("</ol>", page.index('id="chat-log"'))]
+    assert "მაყურებლების ჩატი" in page and "chat-msg" not in log
+
+
 # --- over the page's socket ----------------------------------------------------------------------
 
 async def _next_chat(client, timeout=5):
@@ -406,6 +423,16 @@ async def test_on_the_page_socket_players_read_each_other_in_their_own_languages
         await ru_player.send_to(text_data=json.dumps({"type": "chat_report", "message": str(message_id)}))
         assert 'data-chat="reported"' in await _next_chat(ru_player)
         assert await sync_to_async(ChatReport.objects.filter(message_id=message_id).count)() == 1
+
+        # A moderator hides it: the players' open pages drop it at once.
+        from moderation.chat import hide_reported_message
+
+        report_id = await sync_to_async(lambda: ChatReport.objects.get(message_id=message_id).pk)()
+        await sync_to_async(hide_reported_message)(report_id, "rude", await sync_to_async(chat_moderator)())
+        for client in (ka_player, ru_player):
+            dropped = await _next_chat(client)
+            assert 'data-chat="remove"' in dropped and f'data-id="{message_id}"' in dropped
+        assert await spectator.receive_nothing(timeout=0.3)
     finally:
         for client in (ka_player, ru_player, spectator):
             await client.disconnect()
