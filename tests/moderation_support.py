@@ -17,6 +17,7 @@ from moderation.models import AuditEntry
 from tests.factories import PASSWORD, make_player
 
 moderators_migration = importlib.import_module("moderation.migrations.0002_moderators_group")
+chat_moderators_migration = importlib.import_module("chat.migrations.0002_moderators_may_handle_chat")
 
 
 def moderators_group():
@@ -26,6 +27,7 @@ def moderators_group():
     group = Group.objects.filter(name=moderators_migration.MODERATORS).first()
     if group is None or not group.permissions.exists():
         moderators_migration.create_moderators(django_apps, None)
+        chat_moderators_migration.add_permissions(django_apps, None)
         group = Group.objects.get(name=moderators_migration.MODERATORS)
     return group
 

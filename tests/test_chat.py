@@ -2,13 +2,11 @@
 the word filter, the staff mute, readers' reports and the moderators' handling of them,
 over the page's socket and the JSON protocol alike."""
 
-import importlib
 import json
 from datetime import timedelta
 
 import pytest
 from asgiref.sync import sync_to_async
-from django.apps import apps as django_apps
 from django.utils import timezone, translation
 
 from chat import services
@@ -24,8 +22,6 @@ from tests.live_clients import connect
 from tests.moderation_support import client_for, confirm, make_moderator
 from tests.protocol_clients import ProgramClient, make_program_player
 
-chat_permissions = importlib.import_module("chat.migrations.0002_moderators_may_handle_chat")
-
 
 def japanese_table(host="tamar", guest="levan"):
     players = [make_player(host), make_player(guest)]
@@ -35,11 +31,9 @@ def japanese_table(host="tamar", guest="levan"):
 
 
 def chat_moderator(username="moderator"):
-    """A moderator of the Moderators group, with the chat permissions the migration gives it."""
+    """A moderator of the Moderators group, which has the chat permissions."""
     user = make_moderator(username)
-    if not user.has_perm("moderation.handle_chat_report"):
-        chat_permissions.add_permissions(django_apps, None)
-        user = type(user).objects.get(pk=user.pk)
+    assert user.has_perm("moderation.handle_chat_report") and user.has_perm("moderation.mute_player")
     return user
 
 

@@ -44,6 +44,12 @@ MODERATOR_PERMISSIONS = {
     "moderation.kick_player",
     "moderation.ban_user",
     "moderation.adjust_wallet",
+    # Table chat (chat/migrations/0002_moderators_may_handle_chat.py).
+    "chat.view_chatmessage",
+    "chat.view_chatreport",
+    "moderation.view_mute",
+    "moderation.mute_player",
+    "moderation.handle_chat_report",
 }
 
 

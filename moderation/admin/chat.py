@@ -144,13 +144,12 @@ def message_rows(messages, marked=None):
         if m.hidden_at:
             notes.append(gettext("hidden"))
         rows.append((
-            " class=selected" if marked is not None and m.pk == marked.pk else "",
+            "selected" if marked is not None and m.pk == marked.pk else "",
             f"{m.created_at:%H:%M:%S}", m.get_room_display(), m.author_label, said(m), ", ".join(notes),
         ))
     if not rows:
         return "—"
-    body = format_html_join("", "<tr{}><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-                            [(format_html(r[0]) if r[0] else "", *r[1:]) for r in rows])
+    body = format_html_join("", '<tr class="{}"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>', rows)
     return format_html('<table class="chat-log"><tbody>{}</tbody></table>', body)
 
 

@@ -23,6 +23,19 @@ def messages(page):
     return page.locator(f"{CHAT_LOG} > li")
 
 
+def make_chat_moderator(username):
+    """The member becomes a moderator: staff, in the Moderators group with the chat permissions."""
+    from django.contrib.auth import get_user_model
+
+    from tests.moderation_support import moderators_group
+
+    group = moderators_group()
+    user = get_user_model().objects.get(username=username)
+    user.is_staff = True
+    user.save(update_fields=["is_staff"])
+    user.groups.add(group)
+
+
 def send_phrase(page, key):
     page.locator(f'#chat .chat-phrase[data-phrase="{key}"]').click()
 
@@ -122,3 +135,20 @@ def test_two_players_and_a_spectator_chat_at_one_table_each_in_their_own_room_an
     expect(phone.locator("#chat-sheet")).to_be_visible()
     expect(messages(phone).first).to_contain_text("წარმატებები!")
     snap(phone, "desktop-ka")
+
+    # The moderator finds tamar's report in the queue, with what was said around it, and hides
+    # the message: it leaves the open pages at once.
+    moderator = new_member("eka", **DESKTOP)
+    make_chat_moderator("eka")
+    moderator.goto("/admin/chat/chatreport/")
+    expect(moderator.locator("#result_list")).to_contain_text("Спасибо, и тебе удачи!")
+    snap(moderator, "admin-ka-report-queue")
+    moderator.locator("#result_list tbody tr a").first.click()
+    expect(moderator.locator(".field-context")).to_contain_text("წარმატებები!")
+    snap(moderator, "admin-ka-report")
+    moderator.locator("a.moderation-action", has_text="შეტყობინების დამალვა").first.click()
+    moderator.locator("textarea[name=reason]").fill("უხეში სიტყვა")
+    moderator.locator("input[type=submit]").click()
+    expect(moderator.locator("#audit-log")).to_contain_text("უხეში სიტყვა")
+    expect(phone.locator(CHAT_LOG)).not_to_contain_text("Спасибо, и тебе удачи!")
+    expect(desktop.locator(CHAT_LOG)).not_to_contain_text("Спасибо, и тебе удачи!")
