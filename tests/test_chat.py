@@ -30,6 +30,14 @@ def japanese_table(host="tamar", guest="levan"):
     return table, players
 
 
+def table_with_a_guest():
+    """A casual table (guests may not sit at rated ones) with a member and a guest."""
+    guest = make_guest()
+    table = table_service.create_table(make_player("tamar"), TableSettings(variant="japanese", rated=False))
+    table_service.sit(table.pk, guest)
+    return table, guest
+
+
 def chat_moderator(username="moderator"):
     """A moderator of the Moderators group, which has the chat permissions."""
     user = make_moderator(username)
@@ -79,10 +87,7 @@ def test_members_write_text_up_to_200_characters_and_spaces_are_tidied():
 
 @pytest.mark.django_db
 def test_guests_may_send_quick_phrases_only():
-    guest = make_guest()
-    tamar = make_player("tamar")
-    table = table_service.create_table(tamar, TableSettings(variant="japanese", rated=False))
-    table_service.sit(table.pk, guest)
+    table, guest = table_with_a_guest()
     with translation.override("en"):
         error = refused("guests_phrases_only", services.post, table.pk, guest, text="hello")
     assert "Sign up" in error.message
@@ -233,10 +238,7 @@ def test_a_mute_ends_by_itself_and_a_reason_is_required():
 
 @pytest.mark.django_db
 def test_a_guest_can_be_muted_too():
-    guest = make_guest()
-    tamar = make_player("tamar")
-    table = table_service.create_table(tamar, TableSettings(variant="japanese", rated=False))
-    table_service.sit(table.pk, guest)
+    table, guest = table_with_a_guest()
     client = client_for(chat_moderator())
     confirm(client, "moderation", "guest", "mute_player", [guest.pk], duration="15m", reason="spam")
     refused("muted", services.post, table.pk, guest, phrase="hurry_please")
