@@ -152,3 +152,34 @@ def test_two_players_and_a_spectator_chat_at_one_table_each_in_their_own_room_an
     expect(moderator.locator("#audit-log")).to_contain_text("უხეში სიტყვა")
     expect(phone.locator(CHAT_LOG)).not_to_contain_text("Спасибо, и тебе удачи!")
     expect(desktop.locator(CHAT_LOG)).not_to_contain_text("Спасибо, и тебе удачи!")
+
+
+SEAT_TWO_EMBEDDED_MEMBERS = """
+from accounts.players import player_for_user
+from django.contrib.auth import get_user_model
+from games.services import tables
+from games.services.tables import TableSettings
+
+host, guest = (player_for_user(get_user_model().objects.get(username=name)) for name in ("tamar", "levan"))
+table = tables.create_table(host, TableSettings(variant="japanese", clock_seconds=120))
+tables.sit(table.pk, guest)
+print(table.pk)
+"""
+
+
+@pytest.mark.embedded_site
+def test_under_make_run_the_chat_is_live_and_its_flood_limit_holds(live_site, new_embedded_member, snap):
+    host, guest = new_embedded_member("tamar"), new_embedded_member("levan", locale="ru-RU")
+    table_id = int(live_site.run_python(SEAT_TWO_EMBEDDED_MEMBERS).strip().splitlines()[-1])
+    host.goto(f"/ka/tables/{table_id}/")
+    guest.goto(f"/ru/tables/{table_id}/")
+    for page in (host, guest):
+        expect(page.locator(MATCH)).to_have_attribute("data-version", "1")
+    send_phrase(host, "one_moment")
+    expect(messages(guest).last).to_contain_text("Минутку, пожалуйста.")
+    expect(messages(host).last).to_contain_text("ერთი წუთით, თუ შეიძლება.")
+    for _ in range(4):
+        send_phrase(guest, "hurry_please")
+    expect(guest.locator("#chat-status.error")).to_contain_text("Не так быстро")
+    expect(messages(host)).to_have_count(4)  # one phrase and the three of the burst
+    snap(guest, "embedded-ru")
