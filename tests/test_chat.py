@@ -137,6 +137,37 @@ def test_a_burst_is_refused_with_the_seconds_to_wait_then_allowed_again(settings
     services.post(table.pk, tamar, phrase="hello")
 
 
+@pytest.mark.django_db(transaction=True)
+def test_messages_sent_at_once_from_many_connections_still_keep_the_burst_limit(settings):
+    """Eight threads, each with its own database connection as separate web processes have:
+    the author's row lock counts them one after the other, so exactly the burst gets through."""
+    import threading
+
+    from django.db import connection
+
+    settings.CHAT_BURST_MESSAGES, settings.CHAT_BURST_SECONDS, settings.CHAT_MINUTE_MESSAGES = 3, 5, 12
+    table, (tamar, _levan) = japanese_table()
+    start, outcomes = threading.Barrier(8), []
+
+    def send():
+        try:
+            start.wait()
+            services.post(table.pk, tamar, phrase="hello")
+            outcomes.append("sent")
+        except ChatRefusal as refusal:
+            outcomes.append(refusal.code)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=send) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes) == ["sent"] * 3 + ["too_fast"] * 5
+    assert ChatMessage.objects.filter(author=tamar).count() == 3
+
+
 @pytest.mark.django_db
 def test_more_than_the_per_minute_limit_is_refused_across_tables(settings):
     settings.CHAT_BURST_MESSAGES, settings.CHAT_BURST_SECONDS, settings.CHAT_MINUTE_MESSAGES = 3, 5, 12
