@@ -16,6 +16,8 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from accounts.sockets import CLOSE_CREDENTIALS_GONE, user_group
+from chat.sockets import BROWSER_FRAMES as CHAT_FRAMES
+from chat.sockets import ChatSocket
 from joker_site.refusals import Refusal
 
 from .frames import UnreadableFrame, read_json_object
@@ -99,7 +101,7 @@ class LobbyConsumer(MemberSocket, AsyncWebsocketConsumer):
         await self.send(text_data=html)
 
 
-class TableConsumer(MemberSocket, AsyncWebsocketConsumer):
+class TableConsumer(ChatSocket, MemberSocket, AsyncWebsocketConsumer):
     """One browser tab at a table: the waiting room, then the live match.
 
     Incoming frames are htmx ws-send JSON: {"type": "act", "version": N, "play"/"bid"/"trump": ...},
@@ -121,10 +123,12 @@ class TableConsumer(MemberSocket, AsyncWebsocketConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         self.seat_id = await database_sync_to_async(presence.connected)(self.table_id, self.player)
+        await self.join_chat(seated=self.seat_id is not None)  # the table chat's room (chat/sockets.py)
         await self.send_state()
 
     async def disconnect(self, code):
         await self.forget_member()
+        await self.leave_chat()
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
         if getattr(self, "seat_id", None):
@@ -150,6 +154,9 @@ class TableConsumer(MemberSocket, AsyncWebsocketConsumer):
             return
         if frame["type"] == "resync":
             await self.send_state()
+            return
+        if frame["type"] in CHAT_FRAMES:
+            await self.receive_chat(frame)
             return
         handler = resign_for_player if frame["type"] == "resign" else act_for_player
         outcome = await database_sync_to_async(_in_language(handler, self.language))(self.table_id, self.player, frame)
@@ -209,6 +216,8 @@ def parse_browser_frame(text_data) -> dict:
         raise FrameError("unknown_type", _("Unknown message type."))
     if kind in ("resync", "resign"):
         return {"type": kind}
+    if kind in CHAT_FRAMES:
+        return {"type": kind, "data": data}  # chat/sockets.py reads it
     if kind != "act":
         raise FrameError("unknown_type", _("Unknown message type."))
     try:

@@ -27,6 +27,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.sockets import CLOSE_CREDENTIALS_GONE, token_group, user_group
+from chat.sockets import ProtocolChat
 from joker_site.refusals import Refusal  # every service's refusals are one, sent as they are
 from quickplay.protocol import QuickPlayProtocol
 
@@ -114,9 +115,9 @@ class TokenOrSameOrigin:
         return await self.same_origin_only(scope, receive, send)
 
 
-class PlayConsumer(QuickPlayProtocol, AsyncWebsocketConsumer):
+class PlayConsumer(QuickPlayProtocol, ProtocolChat, AsyncWebsocketConsumer):
     """One program's connection: any number of tables, one seat at each (and the quick play
-    queue: quickplay/protocol.py)."""
+    queue: quickplay/protocol.py; table chat: chat/sockets.py)."""
 
     async def connect(self):
         self.language = _language_of(self.scope)
@@ -167,6 +168,7 @@ class PlayConsumer(QuickPlayProtocol, AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(table_group(table_id), self.channel_name)
         for seat_id in self.presence_seats.values():
             await in_thread(presence.disconnected)(seat_id)
+        await self.forget_chats()
         self.tables.clear()
         self.presence_seats.clear()
 
@@ -270,6 +272,7 @@ class PlayConsumer(QuickPlayProtocol, AsyncWebsocketConsumer):
             seat_id = await in_thread(presence.connected)(table_id, self.player)
             if seat_id is not None:
                 self.presence_seats[table_id] = seat_id
+        await self.follow_chat(table_id)  # the table chat's room, again after a join (chat/sockets.py)
         await self._send_table(table_id, message)
 
     async def _unsubscribe(self, table_id):
@@ -278,6 +281,7 @@ class PlayConsumer(QuickPlayProtocol, AsyncWebsocketConsumer):
         seat_id = self.presence_seats.pop(table_id, None)
         if seat_id is not None:
             await in_thread(presence.disconnected)(seat_id)
+        await self.forget_chat(table_id)
 
     async def _resend(self, match_id):
         table_id = await in_thread(_table_of_match)(match_id)
@@ -372,6 +376,10 @@ MESSAGE_FIELDS = {
     "quick_play": {"action": ("text", True), "variant": ("text", False), "stake": ("whole", False),
                    "bots": ("flag", False)},
     "ping": {},
+    # Table chat (chat/sockets.py): a quick phrase's key or a text, a report, the room's history.
+    "chat": {"table": ("whole", True), "phrase": ("text", False), "text": ("text", False)},
+    "chat_report": {"message": ("whole", True)},
+    "chat_history": {"table": ("whole", True)},
 }
 MESSAGE_TYPES = tuple(MESSAGE_FIELDS)
 BIGINT_LIMIT = 2 ** 63  # ids, versions and seats are PostgreSQL bigints: no larger number names one

@@ -95,6 +95,7 @@ INSTALLED_APPS = [
     "games",
     "rules_pages",
     "moderation",
+    "chat",
     "lessons",
     "ratings",
     "conduct",

@@ -33,6 +33,10 @@ class AuditAction(models.TextChoices):
     LIFT_BAN = "lift_ban", _("Lifted a ban")
     ADJUST_WALLET = "adjust_wallet", _("Adjusted a wallet")
     LIFT_PAUSE = "lift_pause", _("Lifted a pause from rated play")
+    MUTE_PLAYER = "mute_player", _("Muted a player in table chat")
+    LIFT_MUTE = "lift_mute", _("Lifted a chat mute")
+    DISMISS_REPORT = "dismiss_report", _("Dismissed a chat report")
+    HIDE_MESSAGE = "hide_message", _("Hid a chat message")
 
 
 def about(*targets):
@@ -75,6 +79,8 @@ class AuditEntry(models.Model):
             ("kick_player", _("Can remove a player from a table before it starts")),
             ("ban_user", _("Can ban a user and lift a ban")),
             ("adjust_wallet", _("Can adjust a wallet with a ledger entry")),
+            ("mute_player", _("Can mute a player in table chat and lift a mute")),
+            ("handle_chat_report", _("Can handle chat reports (dismiss, hide the message, mute its author)")),
         ]
 
     def __str__(self):
@@ -133,6 +139,48 @@ def ban_period(ban):
         return gettext("for good")
     until = date_format(timezone.localtime(ban.until), "DATETIME_FORMAT")
     return gettext("until %(when)s") % {"when": until}
+
+
+class MuteQuerySet(models.QuerySet):
+    def active(self, now=None):
+        return self.filter(lifted_at__isnull=True, until__gt=now or timezone.now())
+
+
+class Mute(models.Model):
+    """A player (member or guest) may not write in any table chat until `until`."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="chat_mutes",
+                               verbose_name=_("player"))
+    until = models.DateTimeField(_("until"))
+    reason = models.TextField(_("reason"))
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
+                                   related_name="+", verbose_name=_("muted by"))
+    created_at = models.DateTimeField(_("muted at"), default=timezone.now)
+    lifted_at = models.DateTimeField(_("lifted at"), null=True, blank=True)
+    lifted_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                  related_name="+", verbose_name=_("lifted by"))
+
+    objects = MuteQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("chat mute")
+        verbose_name_plural = _("chat mutes")
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["player", "lifted_at", "until"], name="moderation_mute_player")]
+        # Mutes are set and lifted only by the audited staff actions.
+        default_permissions = ("view",)
+
+    def __str__(self):
+        return f"{self.player}: {mute_period(self)}"
+
+    @property
+    def is_active(self):
+        return self.lifted_at is None and self.until > timezone.now()
+
+
+def mute_period(mute):
+    """"until 12 May 2026, 14:00", in the active language and the site's time zone."""
+    return gettext("until %(when)s") % {"when": date_format(timezone.localtime(mute.until), "DATETIME_FORMAT")}
 
 
 class Guest(Player):

@@ -18,6 +18,7 @@ from tests.factories import PASSWORD, make_player
 
 moderators_migration = importlib.import_module("moderation.migrations.0002_moderators_group")
 conduct_moderators_migration = importlib.import_module("conduct.migrations.0002_moderators_may_lift_pauses")
+chat_moderators_migration = importlib.import_module("chat.migrations.0002_moderators_may_handle_chat")
 
 
 def moderators_group():
@@ -28,6 +29,7 @@ def moderators_group():
     if group is None or not group.permissions.exists():
         moderators_migration.create_moderators(django_apps, None)
         conduct_moderators_migration.give_moderators(django_apps, None)
+        chat_moderators_migration.add_permissions(django_apps, None)
         group = Group.objects.get(name=moderators_migration.MODERATORS)
     return group
 

@@ -47,6 +47,12 @@ MODERATOR_PERMISSIONS = {
     "conduct.view_walkout",
     "conduct.view_pause",
     "conduct.lift_pause",
+    # Table chat (chat/migrations/0002_moderators_may_handle_chat.py).
+    "chat.view_chatmessage",
+    "chat.view_chatreport",
+    "moderation.view_mute",
+    "moderation.mute_player",
+    "moderation.handle_chat_report",
 }
 
 

@@ -23,6 +23,7 @@ from channels.testing import WebsocketCommunicator
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from chat.services import REFUSAL_CODES as CHAT_CODES
 from games import protocol
 from games.consumers import FrameError, parse_browser_frame
 from games.engine.errors import ERROR_CODES
@@ -53,7 +54,7 @@ SHAPE_CODES = {"bad_json", "unknown_type", "bad_message"}
 REFUSAL_CODES = SHAPE_CODES | {
     "invalid_option", "no_such_match", "no_such_table", "not_seated", "stale_version", "match_over",
     "malformed_action", "invalid_action", "friends_only", "full", "seat_taken", "not_open", "already_started",
-} | set(ERROR_CODES)
+} | set(ERROR_CODES) | CHAT_CODES
 
 FUZZ = settings(deadline=None, database=None, suppress_health_check=list(HealthCheck))
 # Hypothesis raises Python's recursion limit while it runs a test; the server runs with the

@@ -16,6 +16,7 @@ from games.models import Match, MatchStatus, Seat, Table, TableStatus
 from ..models import about
 from .actions import ABORT_MATCH, CLOSE_TABLE, KICK_PLAYER
 from .base import StaffActionsMixin, admin_url_for
+from .chat import chat_log
 
 
 class IdSearchMixin:
@@ -126,8 +127,8 @@ class MatchAdmin(StaffActionsMixin, IdSearchMixin, ReadOnlyAdmin):
     date_hierarchy = "created_at"
     list_select_related = ("table",)
     fields = ("table", "status", "version", "created_at", "turn_started_at", "finished_at", "end_reason",
-              "end_seat", "winners", "pretty_record")
-    readonly_fields = ("pretty_record",)
+              "end_seat", "winners", "pretty_record", "chat")
+    readonly_fields = ("pretty_record", "chat")
     staff_actions = (ABORT_MATCH,)
 
     @admin.display(description=_("variant"), ordering="table__variant")
@@ -144,6 +145,10 @@ class MatchAdmin(StaffActionsMixin, IdSearchMixin, ReadOnlyAdmin):
         if match.status == MatchStatus.RUNNING:
             return gettext("Hidden while the match is running: it holds every player's cards.")
         return format_html("<pre>{}</pre>", json.dumps(match.record, indent=2, ensure_ascii=False))
+
+    @admin.display(description=_("table chat"))
+    def chat(self, match):
+        return chat_log(match)
 
     def audit_condition(self, match):
         return about(match, match.table) | Q(details__table_id=match.table_id)

@@ -17,6 +17,7 @@ from ..bans import active_ban
 from ..models import Ban, Guest, Wallet, about, ban_period
 from .actions import ADJUST_WALLET, BAN_USER, LIFT_BAN
 from .base import StaffActionsMixin, admin_url_for
+from .chat import LIFT_MUTE, MUTE_PLAYER
 
 User = get_user_model()
 BaseUserAdmin = type(admin.site._registry[User])
@@ -94,6 +95,7 @@ admin.site.unregister(Player)
 @admin.register(Player)
 class PlayerAdmin(StaffActionsMixin, BasePlayerAdmin):
     list_filter = (*BasePlayerAdmin.list_filter, "created_at")
+    staff_actions = (MUTE_PLAYER, LIFT_MUTE)
 
     def audit_condition(self, player):
         return about(player, player.user, _wallet_of(player.user))
@@ -106,6 +108,7 @@ class GuestAdmin(StaffActionsMixin, ReadOnlyAdmin):
     search_fields = ("guest_number",)
     date_hierarchy = "created_at"
     fields = ("guest_number", "language", "created_at")
+    staff_actions = (MUTE_PLAYER, LIFT_MUTE)
 
     def get_queryset(self, request):
         return super().get_queryset(request).filter(is_guest=True)

@@ -1,0 +1,177 @@
+"""Table chat over the table's websockets: the page's (games/consumers.py TableConsumer,
+HTML fragments for chat.js) and the JSON protocol's (games/protocol.py PlayConsumer).
+
+Each connection listens to one room of each table it has open: the players' room
+while its player sits at the table, the spectators' room otherwise
+(`chat.services.room_of`). A message reaches only its room's group, so a
+spectator's words never reach the players (and the other way round). The
+connection a message came from shows it at once; the room's group brings it to
+every other connection, each rendering a quick phrase in its own reader's language.
+"""
+
+from channels.db import database_sync_to_async
+from django.template.loader import render_to_string
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from joker_site.refusals import Refusal
+
+from . import services
+from .models import Room
+from .phrases import phrase_text
+
+BROWSER_FRAMES = ("chat", "chat_report")
+
+
+def _in_language(function, language):
+    def wrapped(*args):
+        with translation.override(language):
+            return function(*args)
+
+    return wrapped
+
+
+def _message_id(value):
+    """A report's message id as a page sends it (a number, or digits in a string)."""
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value.strip())
+    return value
+
+
+def render_message(event: dict, reader, language: str) -> str:
+    """One message as a reader's page shows it, in the reader's language."""
+    mine = reader is not None and event["author"]["id"] == reader.pk
+    with translation.override(language):
+        return render_to_string("chat/_message.html", {
+            "m": event, "mine": mine, "can_report": reader is not None and not mine,
+            "said": phrase_text(event["phrase"]) if event["phrase"] else event["text"],
+        })
+
+
+def chat_frame(action: str, html: str = "", **data) -> str:
+    """The envelope chat.js recognises (and match.js never sees)."""
+    with translation.override(data.pop("language", None) or translation.get_language()):
+        return render_to_string("chat/_frame.html", {"action": action, "html": html, "data": data})
+
+
+class ChatSocket:
+    """For the page's TableConsumer: needs `table_id`, `player`, `language`, `closing`."""
+
+    chat_group_name = None
+
+    async def join_chat(self, seated: bool):
+        """Listen to the room of this connection: `seated`, whether its player sits at the table
+        (what presence.connected found, so no query more)."""
+        await self._follow_room(Room.PLAYERS if seated else Room.SPECTATORS)
+
+    async def _follow_room(self, room):
+        group = services.chat_group(self.table_id, room)
+        if group == self.chat_group_name:
+            return
+        if self.chat_group_name:
+            await self.channel_layer.group_discard(self.chat_group_name, self.channel_name)
+        await self.channel_layer.group_add(group, self.channel_name)
+        self.chat_group_name = group
+
+    async def leave_chat(self):
+        if self.chat_group_name:
+            await self.channel_layer.group_discard(self.chat_group_name, self.channel_name)
+            self.chat_group_name = None
+
+    async def receive_chat(self, frame):
+        """A `chat` frame ({"phrase": key} or {"text": ...}) or a `chat_report` ({"message": id})."""
+        data = frame["data"]
+        try:
+            if frame["type"] == "chat":
+                message = await database_sync_to_async(_in_language(services.post, self.language))(
+                    self.table_id, self.player, data.get("phrase"), data.get("text"), self.channel_name)
+                await self._follow_room(message.room)
+                html = render_message(services.message_event(message), self.player, self.language)
+                with translation.override(self.language):
+                    note = _("Only you see this message: it has words we do not allow.") if message.filtered else ""
+                await self.send(text_data=chat_frame("add", html, language=self.language, note=note,
+                                                     mine="1"))
+            else:
+                report = await database_sync_to_async(_in_language(services.report, self.language))(
+                    _message_id(data.get("message")), self.player)
+                with translation.override(self.language):
+                    note = _("Thank you: the moderators will read this message.")
+                await self.send(text_data=chat_frame("reported", language=self.language, id=report.message_id,
+                                                     note=note))
+        except Refusal as refusal:
+            await self.send(text_data=chat_frame("refused", language=self.language, note=refusal.message,
+                                                 code=refusal.code))
+
+    async def chat_message(self, event):
+        if self.closing or event.get("from_channel") == self.channel_name:
+            return
+        html = render_message(event["message"], self.player, self.language)
+        await self.send(text_data=chat_frame("add", html, language=self.language))
+
+    async def chat_hidden(self, event):
+        await self.send(text_data=chat_frame("remove", language=self.language, id=event["message_id"]))
+
+
+class ProtocolChat:
+    """For the protocol's PlayConsumer: `chat`, `chat_report` and `chat_history` messages
+    (docs/protocol.md), and the room of every table the connection has open."""
+
+    async def follow_chat(self, table_id):
+        from games.protocol import in_thread
+
+        groups = self.__dict__.setdefault("chat_groups", {})
+        group = services.chat_group(table_id, await in_thread(services.room_for)(table_id, self.player))
+        if groups.get(table_id) == group:
+            return
+        await self.forget_chat(table_id)
+        await self.channel_layer.group_add(group, self.channel_name)
+        groups[table_id] = group
+
+    async def forget_chat(self, table_id):
+        group = self.__dict__.get("chat_groups", {}).pop(table_id, None)
+        if group is not None:
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def forget_chats(self):
+        for table_id in list(self.__dict__.get("chat_groups", {})):
+            await self.forget_chat(table_id)
+
+    def _open_table(self, table_id):
+        if table_id not in self.tables:
+            raise services.ChatRefusal("not_at_table", _("Join or watch the table first (join_table or resync)."))
+
+    async def on_chat(self, message):
+        from games.protocol import _reply, in_thread
+
+        self._open_table(message["table"])
+        said = await in_thread(services.post)(message["table"], self.player, message.get("phrase"),
+                                              message.get("text"), self.channel_name)
+        await self.follow_chat(message["table"])
+        await self.send_json(_reply(message, {"type": "chat_sent",
+                                              "message": services.as_reader_sees(services.message_event(said))}))
+
+    async def on_chat_report(self, message):
+        from games.protocol import _reply, in_thread
+
+        report = await in_thread(services.report)(message["message"], self.player)
+        await self.send_json(_reply(message, {"type": "chat_reported", "message": report.message_id}))
+
+    async def on_chat_history(self, message):
+        from games.protocol import _reply, in_thread
+
+        self._open_table(message["table"])
+        room, said = await in_thread(services.history)(message["table"], self.player)
+        await self.send_json(_reply(message, {
+            "type": "chat_history", "table": message["table"], "room": room,
+            "messages": [services.as_reader_sees(services.message_event(m)) for m in said],
+        }))
+
+    async def chat_message(self, event):
+        if self.player is None or event.get("from_channel") == self.channel_name:
+            return
+        with translation.override(self.language):
+            await self.send_json({"type": "chat", "message": services.as_reader_sees(event["message"])})
+
+    async def chat_hidden(self, event):
+        if self.player is not None:
+            await self.send_json({"type": "chat_hidden", "message": event["message_id"]})

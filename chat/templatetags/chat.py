@@ -1,0 +1,34 @@
+"""{% chat_panel %}: the table chat beside the table (the match page and the waiting page)."""
+
+from django import template
+
+from accounts.players import player_for_request
+
+from .. import services
+from ..models import ChatReport
+from ..phrases import PHRASES
+
+register = template.Library()
+
+
+@register.inclusion_tag("chat/_panel.html", takes_context=True)
+def chat_panel(context):
+    table = context["table"]
+    player = player_for_request(context["request"])
+    room, said = services.history(table.pk, player)
+    reported = set()
+    if player is not None and said:
+        reported = set(ChatReport.objects.filter(reporter=player, message__in=said).values_list("message_id", flat=True))
+    messages = []
+    for message in said:
+        mine = player is not None and message.author_id == player.pk
+        messages.append({"event": services.message_event(message), "mine": mine, "reported": message.pk in reported,
+                         "can_report": player is not None and not mine, "said": message.shown_text()})
+    return {"chat": {
+        "room": room,
+        "messages": messages,
+        "phrases": [(key, str(words)) for key, words in PHRASES.items()],
+        "can_write": player is not None,
+        "can_write_text": player is not None and not player.is_guest and player.user_id is not None,
+        "max_length": services.MAX_TEXT,
+    }}

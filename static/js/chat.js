@@ -1,0 +1,118 @@
+// The table chat panel (chat/templates/chat/_panel.html). Its messages arrive on the table's
+// socket as <div class="chat-frame" data-chat="..."> frames: this script takes them before
+// match.js (which lays out positions) and applies them here. On a phone the panel is a
+// button with the count of unread messages that opens a sheet; on a wide screen a column.
+(function () {
+  "use strict";
+
+  function panel() { return document.getElementById("chat"); }
+  function log() { return document.getElementById("chat-log"); }
+  function status(text, isError) {
+    var line = document.getElementById("chat-status");
+    if (!line) return;
+    line.textContent = text || "";
+    line.classList.toggle("error", !!isError);
+  }
+
+  var unread = 0;
+
+  function sheetShown() {
+    var p = panel();
+    if (!p) return false;
+    var sheet = p.querySelector(".chat-sheet");
+    return !!sheet && window.getComputedStyle(sheet).display !== "none";
+  }
+
+  function showUnread() {
+    var p = panel();
+    if (!p) return;
+    var badge = p.querySelector(".chat-unread");
+    var said = p.querySelector(".chat-unread-said");
+    badge.hidden = unread === 0;
+    badge.textContent = unread > 99 ? "99+" : String(unread);
+    said.textContent = unread ? said.getAttribute("data-format").replace("{n}", unread) : "";
+  }
+
+  function scrollDown() {
+    var list = log();
+    if (list) list.scrollTop = list.scrollHeight;
+  }
+
+  function setOpen(open) {
+    var p = panel();
+    if (!p) return;
+    p.classList.toggle("open", open);
+    p.querySelector(".chat-toggle").setAttribute("aria-expanded", open ? "true" : "false");
+    if (open) {
+      unread = 0;
+      showUnread();
+      scrollDown();
+      var first = p.querySelector("#chat-text") || p.querySelector(".chat-phrase");
+      if (first) first.focus({ preventScroll: true });
+    } else {
+      p.querySelector(".chat-toggle").focus({ preventScroll: true });
+    }
+  }
+
+  function apply(frame) {
+    var action = frame.getAttribute("data-chat");
+    var note = frame.getAttribute("data-note") || "";
+    var list = log();
+    if (!list) return;
+    if (action === "add") {
+      var item = frame.querySelector("li");
+      if (!item || document.getElementById(item.id)) return;
+      list.appendChild(item);
+      htmx.process(item);
+      var empty = panel().querySelector(".chat-empty");
+      if (empty) empty.hidden = true;
+      if (frame.getAttribute("data-mine")) {
+        var input = document.getElementById("chat-text");
+        if (input && !item.hasAttribute("data-phrase") && !item.classList.contains("phrase")) input.value = "";
+        status(note, false);
+      } else if (!sheetShown()) {
+        unread += 1;
+        showUnread();
+      }
+      scrollDown();
+    } else if (action === "refused") {
+      status(note, true);
+    } else if (action === "reported") {
+      var reported = document.getElementById("chat-msg-" + frame.getAttribute("data-id"));
+      var button = reported && reported.querySelector(".chat-report");
+      if (button) {
+        var done = document.createElement("span");
+        done.className = "chat-reported";
+        done.textContent = button.getAttribute("data-done") || "✓";
+        button.replaceWith(done);
+      }
+      status(note, false);
+    } else if (action === "remove") {
+      var gone = document.getElementById("chat-msg-" + frame.getAttribute("data-id"));
+      if (gone) gone.remove();
+    }
+  }
+
+  // Before match.js (a listener on the window, in the capture phase, runs first).
+  window.addEventListener("htmx:wsBeforeMessage", function (event) {
+    var message = event.detail && event.detail.message;
+    if (typeof message !== "string" || message.lastIndexOf('<div class="chat-frame"', 0) !== 0) return;
+    event.preventDefault();
+    event.stopPropagation();
+    var holder = document.createElement("template");
+    holder.innerHTML = message;
+    Array.prototype.forEach.call(holder.content.querySelectorAll(".chat-frame"), apply);
+  }, true);
+
+  document.addEventListener("click", function (event) {
+    if (event.target.closest(".chat-toggle")) setOpen(!panel().classList.contains("open"));
+    else if (event.target.closest(".chat-close")) setOpen(false);
+  });
+
+  document.addEventListener("keydown", function (event) {
+    var p = panel();
+    if (event.key === "Escape" && p && p.classList.contains("open") && p.contains(event.target)) setOpen(false);
+  });
+
+  document.addEventListener("DOMContentLoaded", scrollDown);
+})();
