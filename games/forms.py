@@ -46,6 +46,11 @@ class _TableForm(forms.Form):
     fill_with_bots = forms.BooleanField(
         label=_("Fill empty seats with bots (practice)"), required=False,
     )
+    allow_spectators = forms.BooleanField(
+        label=_("Others may watch"), required=False, initial=True,
+        help_text=_("Watchers see only the cards on the table, never a hand. At a friends-only or "
+                    "password table only friends may watch."),
+    )
 
     def __init__(self, *args, player=None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -78,6 +83,7 @@ class _TableForm(forms.Form):
             clock_seconds=data["clock_seconds"],
             rated=data.get("rated", False),
             fill_with_bots=data.get("fill_with_bots", False),
+            allow_spectators=data.get("allow_spectators", False),
             **self.variant_settings(data),
         )
 
@@ -91,7 +97,8 @@ class JapaneseTableForm(_TableForm):
         label=_("Match to"), choices=japanese_target_choices,
         coerce=int, initial=options.DEFAULT_TARGET,
     )
-    field_order = ["target", "stake", "visibility", "password", "clock_seconds", "rated", "fill_with_bots"]
+    field_order = ["target", "stake", "visibility", "password", "clock_seconds", "rated", "fill_with_bots",
+                   "allow_spectators"]
 
     def variant_settings(self, data):
         return {"target": data["target"]}
@@ -107,7 +114,7 @@ class ClassicTableForm(_TableForm):
         label=_("End of a pulka"), choices=options.PULKA_BONUS_CHOICES, initial=options.DEFAULT_PULKA_BONUS
     )
     field_order = ["game_type", "khishti", "pulka_bonus", "stake", "visibility", "password", "clock_seconds",
-                   "rated", "fill_with_bots"]
+                   "rated", "fill_with_bots", "allow_spectators"]
 
     def variant_settings(self, data):
         return {"game_type": data["game_type"], "khishti": data["khishti"], "pulka_bonus": data["pulka_bonus"]}

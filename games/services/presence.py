@@ -25,7 +25,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from ..models import Seat, TableStatus
-from . import broadcast, clocks
+from . import broadcast, clocks, spectators
 
 log = logging.getLogger(__name__)
 
@@ -90,6 +90,8 @@ def release_unseen_seats(now) -> int:
                         seat_id, seen_at)
             transaction.on_commit(lambda s=seat_id, at=seen_at: clocks.grace_started(s, at))
             transaction.on_commit(lambda t=table_id: broadcast.table_changed(t))
+    # Spectators' connections of a dead process stop counting too (games/services/spectators.py).
+    spectators.release_unseen(now)
     return released
 
 
@@ -100,12 +102,19 @@ def forget_holds() -> None:
     """Forget this process's counted connections (tests whose sockets never closed)."""
     with _held_lock:
         _held.clear()
+    spectators.forget_holds()
 
 
 def _hold(seat_id: int) -> None:
-    global _beat
     with _held_lock:
         _held[seat_id] += 1
+    keep_beating()
+
+
+def keep_beating() -> None:
+    """Start this process's beat if it is not running (seats and spectators alike)."""
+    global _beat
+    with _held_lock:
         if _beat is None or not _beat.is_alive():
             _beat = threading.Thread(target=_beat_forever, name="presence-beat", daemon=True)
             _beat.start()
@@ -124,6 +133,7 @@ def _beat_forever() -> None:
         try:
             close_old_connections()
             beat()
+            spectators.beat()
         except Exception:  # a database hiccup: the next beat tries again
             log.exception("could not tell the database which seats this process holds")
         finally:
