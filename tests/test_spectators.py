@@ -82,13 +82,13 @@ def test_the_lobby_lists_running_matches_with_players_ratings_deal_and_watchers(
     assert f">{shown_value(30.0, 2.0)}<" in row  # tamar's rating, not provisional any more
     assert row.count("rating-badge") == 2  # levan's newcomer rating too
     assert re.search(r'class="running-deal">2<', row)  # the second deal is being played
-    assert re.search(r'class="running-spectators"><span aria-hidden="true">👁</span> 3<', row)
+    assert re.search(r"class=\"running-spectators\"><svg class=\"eye-icon\"[^>]*>.*?</svg> 3<", row)
     assert f'class="watch-link" href="/en/tables/{japanese.table_id}/"' in row  # the match page's own address
 
     practice = _running_row(html, bots.pk)
     assert "Bot 2" in practice and practice.count("rating-badge") == 1  # ana's; bots have none
     assert re.search(r'class="running-deal">1 of 12<', practice)
-    assert "👁</span> 0<" in practice
+    assert "</svg> 0<" in practice
 
 
 @pytest.mark.django_db
@@ -352,7 +352,7 @@ async def test_the_players_see_the_count_go_up_and_down_as_spectators_come_and_g
     assert count == 1
     with translation.override("ka"):
         label = translation.ngettext("%(n)s person watching", "%(n)s people watching", 1) % {"n": 1}
-    assert f'aria-label="{label}"' in frame and "👁 1" in frame and label != "1 person watching"
+    assert f'aria-label="{label}"' in frame and "</svg> 1</span>" in frame and label != "1 person watching"
     tab2 = await connect(match.table_id, nino)  # a second tab: still one person
     assert (await _count_frame(page))[0] == 1
     visitor = await connect(match.table_id, None)
@@ -390,7 +390,7 @@ def _token_for(player):
 
 
 @pytest.mark.django_db
-def test_watchers_of_a_web_process_that_died_stop_counting_and_the_sweeper_removes_them(monkeypatch):
+def test_watchers_of_a_web_process_that_died_stop_counting_and_a_live_process_removes_them(monkeypatch):
     match, _ = _match(names=("d1", "d2"))
     announced = []
     monkeypatch.setattr(spectators.broadcast, "group_send", lambda group, message: announced.append(message))
@@ -402,19 +402,25 @@ def test_watchers_of_a_web_process_that_died_stop_counting_and_the_sweeper_remov
         spectators._held.pop(dead)
     Spectator.objects.update(seen_at=timezone.now() - timedelta(seconds=60))
     spectators.beat()
-    assert spectators.count(match.table_id) == 1
+    assert spectators.count(match.table_id) == 1  # at once, before anyone removes the row
     announced.clear()
-    from games.services.presence import release_unseen_seats
-
-    release_unseen_seats(timezone.now())  # the sweeper's pass
+    spectators._on_beat()  # what every live web process does on its presence beat
     assert list(Spectator.objects.values_list("pk", flat=True)) == [alive]
     assert announced == [{"type": "spectators.changed", "table": match.table_id, "count": 1}]
+    spectators._on_beat()  # nothing more to remove: nothing announced
+    assert len(announced) == 1
     # A process that was only stalled writes its row again at its next beat.
     Spectator.objects.all().delete()
     spectators.beat()
     assert spectators.count(match.table_id) == 1
     spectators.went(alive)
     assert spectators.count(match.table_id) == 0 and not Spectator.objects.exists()
+
+
+def test_the_presence_beat_runs_the_spectators_beat():
+    from games.services import presence
+
+    assert spectators._on_beat in presence._beat_hooks
 
 
 # --- a spectator's every frame ------------------------------------------------------------

@@ -25,7 +25,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from ..models import Seat, TableStatus
-from . import broadcast, clocks, spectators
+from . import broadcast, clocks
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +35,7 @@ PRESENCE_STALE_SECONDS = 3 * PRESENCE_BEAT_SECONDS  # three beats missed: the pr
 _held = Counter()  # seat id -> this process's open connections of it
 _held_lock = threading.Lock()
 _beat = None  # the thread telling the database about _held
+_beat_hooks = []  # what else each beat does (games/services/spectators.py registers its own)
 
 
 def connected(table_id: int, player) -> int | None:
@@ -90,8 +91,6 @@ def release_unseen_seats(now) -> int:
                         seat_id, seen_at)
             transaction.on_commit(lambda s=seat_id, at=seen_at: clocks.grace_started(s, at))
             transaction.on_commit(lambda t=table_id: broadcast.table_changed(t))
-    # Spectators' connections of a dead process stop counting too (games/services/spectators.py).
-    spectators.release_unseen(now)
     return released
 
 
@@ -102,13 +101,18 @@ def forget_holds() -> None:
     """Forget this process's counted connections (tests whose sockets never closed)."""
     with _held_lock:
         _held.clear()
-    spectators.forget_holds()
 
 
 def _hold(seat_id: int) -> None:
     with _held_lock:
         _held[seat_id] += 1
     keep_beating()
+
+
+def on_every_beat(hook) -> None:
+    """Run `hook()` on each beat of this process, after the seats' (once per hook)."""
+    if hook not in _beat_hooks:
+        _beat_hooks.append(hook)
 
 
 def keep_beating() -> None:
@@ -133,7 +137,8 @@ def _beat_forever() -> None:
         try:
             close_old_connections()
             beat()
-            spectators.beat()
+            for hook in _beat_hooks:
+                hook()
         except Exception:  # a database hiccup: the next beat tries again
             log.exception("could not tell the database which seats this process holds")
         finally:

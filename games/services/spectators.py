@@ -19,8 +19,8 @@ How many are watching: each open connection of someone without a seat (a page's 
 program's `watch`) is a `Spectator` row while it is open. Each web process refreshes
 `seen_at` of its rows with the seats' presence beat (games/services/presence.py), so the
 count is shared by every web process and the worker, under PostgreSQL and under `make run`'s
-SQLite alike; a row whose process died stops counting after PRESENCE_STALE_SECONDS and the
-sweeper removes it. A person with two tabs open counts once (a visitor who is neither a
+SQLite alike; a row whose process died stops counting after PRESENCE_STALE_SECONDS, and the
+next beat of any live web process removes it. A person with two tabs open counts once (a visitor who is neither a
 member nor a guest has no player: each of their connections counts). Every change is
 announced to the table (`spectators.changed`, with the new count: the players' pages and
 programs show it) and to the lobby.
@@ -39,7 +39,8 @@ from accounts.friends import friend_ids
 from joker_site.refusals import Refusal
 
 from ..models import Seat, Spectator, Table, TableStatus, Visibility
-from . import broadcast
+from . import broadcast, presence
+from .presence import PRESENCE_STALE_SECONDS
 
 log = logging.getLogger(__name__)
 
@@ -98,20 +99,16 @@ _held_lock = threading.Lock()
 
 
 def _stale_before(now):
-    from .presence import PRESENCE_STALE_SECONDS
-
     return now - timedelta(seconds=PRESENCE_STALE_SECONDS)
 
 
 def came(table_id: int, player) -> int:
     """Count a new spectator connection of `table_id`; returns its row id (for `went`)."""
-    from .presence import keep_beating
-
     player_id = player.pk if player is not None else None
     row = Spectator.objects.create(table_id=table_id, player_id=player_id, seen_at=timezone.now())
     with _held_lock:
         _held[row.pk] = (table_id, player_id)
-    keep_beating()
+    presence.keep_beating()
     announce(table_id)
     return row.pk
 
@@ -175,7 +172,8 @@ def beat() -> None:
 
 def release_unseen(now) -> int:
     """Remove the rows no web process has refreshed for PRESENCE_STALE_SECONDS (their process
-    died) and tell their tables; returns how many went."""
+    died) and tell their tables; returns how many went. Every web process does it on each beat
+    (so a process that dies is cleaned up by the others, within a beat of going stale)."""
     stale = Spectator.objects.filter(seen_at__lt=_stale_before(now))
     table_ids = set(stale.values_list("table_id", flat=True))
     if not table_ids:
@@ -190,3 +188,11 @@ def forget_holds() -> None:
     """Forget this process's spectator connections (tests whose sockets never closed)."""
     with _held_lock:
         _held.clear()
+
+
+def _on_beat() -> None:
+    beat()
+    release_unseen(timezone.now())
+
+
+presence.on_every_beat(_on_beat)
