@@ -90,3 +90,67 @@ def test_a_spectator_watches_from_the_lobby_and_the_players_see_the_count(
     for page in players:
         expect(page.locator("#spectator-count")).to_be_hidden()
         expect(page.locator("#spectator-count")).to_have_attribute("data-count", "0")
+
+
+SEAT_TWO_MEMBERS = """
+from accounts.players import player_for_user
+from django.contrib.auth import get_user_model
+from games.services import tables
+from games.services.tables import TableSettings
+
+host, guest = (player_for_user(get_user_model().objects.get(username=name)) for name in ("ana", "giorgi"))
+table = tables.create_table(host, TableSettings(variant="japanese", clock_seconds=120, target=11))
+tables.sit(table.pk, guest)
+print(table.pk)
+"""
+
+
+@pytest.mark.embedded_site
+def test_under_make_run_the_players_see_a_spectator_come_and_go(live_site, new_embedded_member, new_person, snap):
+    """The count is kept in the database: it works under `make run`'s SQLite and in-memory
+    channel layer as under PostgreSQL and Redis."""
+    players = [new_embedded_member(name) for name in ("ana", "giorgi")]
+    table_id = int(live_site.run_python(SEAT_TWO_MEMBERS).strip().splitlines()[-1])
+    for page in players:
+        page.goto(f"/ka/tables/{table_id}/")
+    everyone_at(players, 1)
+    expect(players[0].locator("#spectator-count")).to_be_hidden()
+    visitor = new_person("visitor", **SIZES["phone-360"])
+    visitor.goto("/ka/lobby/")
+    visitor.locator(f'tr.running-row[data-table-id="{table_id}"] a.watch-link').click()
+    expect(visitor.locator(f"{MATCH}.spectating")).to_be_visible()
+    for page in players:
+        expect(page.locator("#spectator-count")).to_have_attribute("data-count", "1")
+        expect(page.locator("#spectator-count")).to_be_visible()
+    visitor.close()
+    for page in players:
+        expect(page.locator("#spectator-count")).to_be_hidden()
+
+
+def test_a_table_without_spectators_is_made_from_the_form_and_a_visitor_is_told_why(
+        live_site, new_member, new_person, snap, browser_problems):
+    host = new_member("tamar", **SIZES["phone-360"])
+    host.goto("/ka/tables/new/?variant=japanese")
+    box = host.locator('input[name="allow_spectators"]')
+    expect(box).to_be_checked()
+    box.uncheck()
+    box.scroll_into_view_if_needed()
+    snap(host, "the-box-unticked-ka")
+    host.locator("form.table-form button[type=submit]").click()
+    expect(host).to_have_url(re.compile(r"/ka/tables/\d+/$"))
+    table_id = int(re.search(r"/tables/(\d+)/", host.url).group(1))
+    guest = new_member("levan")
+    guest.goto(f"/ka/tables/{table_id}/")
+    guest.locator("form.join-form button[type=submit]").click()
+    expect(guest.locator(f"{MATCH}[data-version]")).to_be_visible()
+
+    for language, size in (("ka", "phone-360"), ("ru", "desktop-1366")):
+        visitor = new_person(f"visitor-{language}", **SIZES[size], locale=LOCALES[language])
+        with browser_problems.expected(r"403"):
+            response = visitor.goto(f"/{language}/tables/{table_id}/")
+        assert response.status == 403
+        with translation.override(language):
+            sentence = translation.gettext("The players of this table asked to play without spectators.")
+        expect(visitor.locator("#watch-refused")).to_have_text(sentence)
+        assert_nothing_cut_off(visitor)
+        snap(visitor, f"refused-{size}-{language}")
