@@ -228,14 +228,9 @@ class PlayConsumer(AsyncWebsocketConsumer):
 
     async def on_watch(self, message):
         """Follow a table without a seat: its public positions (the engine's view(None)), if
-        its players let spectators in and this member may watch it (services/spectators.py)."""
-        if message.get("match") is not None:
-            table_id = await in_thread(_table_of_match)(message["match"])
-        else:
-            table_id = message["table"]
-        await in_thread(_check_may_watch)(table_id, self.player)
-        self.tables.pop(table_id, None)  # send the position even if this version went out before
-        await self._subscribe(table_id, message)
+        this member may watch it (services/spectators.py). A `resync` of a table where one
+        does not sit is the same thing; `watch` says so."""
+        await self.on_resync(message)
 
     async def on_act(self, message):
         match_id, version, action = message["match"], message["version"], message["action"]

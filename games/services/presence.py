@@ -109,6 +109,12 @@ def _hold(seat_id: int) -> None:
     keep_beating()
 
 
+def holds_any() -> bool:
+    """Whether this process's sockets hold any seat now."""
+    with _held_lock:
+        return bool(_held)
+
+
 def on_every_beat(hook) -> None:
     """Run `hook()` on each beat of this process, after the seats' (once per hook)."""
     if hook not in _beat_hooks:

@@ -191,8 +191,13 @@ def forget_holds() -> None:
 
 
 def _on_beat() -> None:
+    """This process's spectators' beat; a process that holds any connection (a seat's or a
+    spectator's) also removes the rows of processes that died."""
     beat()
-    release_unseen(timezone.now())
+    with _held_lock:
+        holding = bool(_held)
+    if holding or presence.holds_any():
+        release_unseen(timezone.now())
 
 
 presence.on_every_beat(_on_beat)
