@@ -5,6 +5,7 @@ sends forms as JSON. A consumer never forwards state it was given: on every
 "something moved" notice it reads the match and renders its own seat's view.
 """
 
+import asyncio
 import logging
 from urllib.parse import parse_qs
 
@@ -21,13 +22,15 @@ from chat.sockets import ChatSocket
 from joker_site.refusals import Refusal
 
 from .frames import UnreadableFrame, read_json_object
-from .services import presence
+from .services import presence, spectators
 from .services.broadcast import LOBBY_GROUP, table_group
+from .services.spectators import WatchRefused
 
 log = logging.getLogger(__name__)
 
 
 LANGUAGES = tuple(code for code, _name in settings.LANGUAGES)
+LOBBY_REFETCH_SECONDS = 1.0  # a lobby page refetches its lists at most this often
 
 
 def _language_of(scope):
@@ -89,6 +92,9 @@ class LobbyConsumer(MemberSocket, AsyncWebsocketConsumer):
         await self.accept()
 
     async def disconnect(self, code):
+        if getattr(self, "refetch_due", None) is not None:
+            self.refetch_due.cancel()
+            self.refetch_due = None
         await self.forget_member()
         await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
 
@@ -96,6 +102,24 @@ class LobbyConsumer(MemberSocket, AsyncWebsocketConsumer):
         pass  # the lobby socket only listens: whatever arrives is dropped
 
     async def lobby_changed(self, event):
+        """Refetch at once, or, within LOBBY_REFETCH_SECONDS of the last refetch, once at the end
+        of that time: spectators coming and going and matches moving on do not make every lobby
+        refetch for each of them."""
+        loop = asyncio.get_running_loop()
+        if getattr(self, "refetch_due", None) is not None:
+            return  # a refetch is already on its way
+        wait = getattr(self, "last_refetch", -LOBBY_REFETCH_SECONDS) + LOBBY_REFETCH_SECONDS - loop.time()
+        if wait <= 0:
+            await self.send_refetch()
+            return
+        self.refetch_due = loop.call_later(wait, self._refetch_now)
+
+    def _refetch_now(self):
+        self.refetch_task = asyncio.ensure_future(self.send_refetch())  # kept: a task needs a reference
+
+    async def send_refetch(self):
+        self.refetch_due = None
+        self.last_refetch = asyncio.get_running_loop().time()
         with translation.override(self.language):
             html = render_to_string("games/_lobby_signal.html", {"lang": self.language})
         await self.send(text_data=html)
@@ -116,14 +140,21 @@ class TableConsumer(ChatSocket, MemberSocket, AsyncWebsocketConsumer):
         self.language = _language_of(self.scope)
         self.player = await player_for_scope(self.scope)
         self.group = table_group(self.table_id)
-        if not await database_sync_to_async(_may_watch)(self.table_id, self.player):
-            await self.close(code=4404)
+        refusal = await database_sync_to_async(_in_language(_watch_refusal, self.language))(self.table_id, self.player)
+        if refusal is False:
+            await self.close(code=4404)  # no such table
+            return
+        if refusal is not None:
+            await self.accept()
+            await self.refuse_watcher(refusal)
             return
         await self.follow_member(self.player)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         self.seat_id = await database_sync_to_async(presence.connected)(self.table_id, self.player)
         await self.join_chat(seated=self.seat_id is not None)  # the table chat's room (chat/sockets.py)
+        if self.seat_id is None:  # someone without a seat: a spectator, counted while the socket is open
+            self.spectator_id = await database_sync_to_async(spectators.came)(self.table_id, self.player)
         await self.send_state()
 
     async def disconnect(self, code):
@@ -133,6 +164,27 @@ class TableConsumer(ChatSocket, MemberSocket, AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(self.group, self.channel_name)
         if getattr(self, "seat_id", None):
             await database_sync_to_async(presence.disconnected)(self.seat_id)
+        if getattr(self, "spectator_id", None):
+            spectator_id, self.spectator_id = self.spectator_id, None
+            await database_sync_to_async(spectators.went)(spectator_id)
+
+    async def refuse_watcher(self, refusal):
+        """Someone without a seat may not watch this match (services/spectators.py): say why, close (4403)."""
+        self.closing = True
+        if getattr(self, "spectator_id", None):
+            spectator_id, self.spectator_id = self.spectator_id, None
+            await database_sync_to_async(spectators.went)(spectator_id)
+        html = await database_sync_to_async(_refusal_fragment)(self.table_id, self.player, refusal, self.language)
+        await self.send(text_data=html)
+        await self.close(code=CLOSE_WATCH_REFUSED)
+
+    async def spectators_changed(self, event):
+        """How many watch now: only the small count, on a page that shows the match."""
+        if self.closing or getattr(self, "shown_version", -1) < 0:
+            return
+        with translation.override(self.language):
+            html = render_to_string("games/_spectator_count.html", {"spectators": event["count"], "oob": True})
+        await self.send(text_data=html)
 
     async def receive(self, text_data=None, bytes_data=None):
         if self.closing:
@@ -176,8 +228,12 @@ class TableConsumer(ChatSocket, MemberSocket, AsyncWebsocketConsumer):
     async def send_state(self, keep_error=False):
         """This tab's view; a refusal shown earlier goes with the position it was about
         (only the catch-up sent right after the refusal keeps it)."""
-        html, self.shown_version = await database_sync_to_async(table_fragment)(
-            self.table_id, self.player, self.language)
+        try:
+            html, self.shown_version = await database_sync_to_async(table_fragment)(
+                self.table_id, self.player, self.language)
+        except WatchRefused as refusal:  # the match started under a watcher who may not see it
+            await self.refuse_watcher(refusal)
+            return
         if not keep_error:
             html += render_to_string("games/_match_error.html", {"message": ""})
         await self.send(text_data=html)
@@ -240,12 +296,26 @@ def parse_browser_frame(text_data) -> dict:
     return {"type": "act", "version": version, "action": action}
 
 
-def _may_watch(table_id, player) -> bool:
+CLOSE_WATCH_REFUSED = 4403
+
+
+def _watch_refusal(table_id, player):
+    """False when there is no such table; else why `player` may not follow it, or None."""
     from .models import Table
-    from .services.tables import can_see
 
     table = Table.objects.select_related("creator__user").filter(pk=table_id).first()
-    return table is not None and can_see(table, player)
+    if table is None:
+        return False
+    return spectators.watch_refusal(table, player)
+
+
+def _refusal_fragment(table_id, player, refusal, language) -> str:
+    from .models import Table
+
+    with translation.override(language):
+        table = Table.objects.get(pk=table_id)
+        return render_to_string("games/_watch_refused_live.html", {"table": table, "player": player,
+                                                                    "refusal": refusal})
 
 
 def act_for_player(table_id, player, frame) -> str | None:
@@ -291,5 +361,9 @@ def table_fragment(table_id, player, language) -> tuple[str, int]:
                 "table": table, "seats": [seats.get(i) for i in range(table.seat_count)], "oob": True,
             }), -1
         context = page_context(table, player)
+        if context["me"] is None:
+            refusal = spectators.watch_refusal(table, player)
+            if refusal is not None:
+                raise refusal
         html = render_to_string("games/_match.html", context) + render_to_string("games/_waiting_gone.html")
         return html, context["version"]

@@ -70,6 +70,11 @@ class _TableForm(forms.Form):
     fill_with_bots = forms.BooleanField(
         label=_("Fill empty seats with bots (practice)"), required=False,
     )
+    allow_spectators = forms.BooleanField(
+        label=_("Others may watch"), required=False, initial=True,
+        help_text=_("Watchers see only the cards on the table, never a hand. At a friends-only or "
+                    "password table only friends may watch."),
+    )
 
     def __init__(self, *args, player=None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -107,6 +112,7 @@ class _TableForm(forms.Form):
             bank_seconds=data["bank_seconds"],
             rated=data.get("rated", False),
             fill_with_bots=data.get("fill_with_bots", False),
+            allow_spectators=data.get("allow_spectators", False),
             **self.variant_settings(data),
         )
 
@@ -121,7 +127,8 @@ class JapaneseTableForm(_TableForm):
         coerce=int, initial=options.DEFAULT_TARGET,
     )
     field_order = ["target", "stake", "visibility", "password", "clock_seconds", "bank_seconds", "rated",
-                   "fill_with_bots"]
+                   "fill_with_bots",
+                   "allow_spectators"]
 
     def variant_settings(self, data):
         return {"target": data["target"]}
@@ -137,7 +144,8 @@ class ClassicTableForm(_TableForm):
         label=_("End of a pulka"), choices=options.PULKA_BONUS_CHOICES, initial=options.DEFAULT_PULKA_BONUS
     )
     field_order = ["game_type", "khishti", "pulka_bonus", "stake", "visibility", "password", "clock_seconds",
-                   "bank_seconds", "rated", "fill_with_bots"]
+                   "bank_seconds", "rated", "fill_with_bots",
+                   "allow_spectators"]
 
     def variant_settings(self, data):
         return {"game_type": data["game_type"], "khishti": data["khishti"], "pulka_bonus": data["pulka_bonus"]}

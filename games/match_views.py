@@ -7,6 +7,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 
 from .engine_messages import message_for
+from .services import spectators
 from .services.matches import load_state
 from .services.presenter import SUIT_SYMBOLS, card_refusals, finished_trick, seat_of, seat_view
 from .services.score_sheet import deal_summary, match_end, score_sheet, sheet_names
@@ -183,6 +184,7 @@ def page_context(table, player) -> dict:
         "table": table,
         "rematch": rematch_offer(table, player),
         "match_end": match_end(sv, table, sheet_names(sv["seats"]), me),
+        "spectators": spectators.count(table.pk),
     }
 
 

@@ -53,6 +53,8 @@ class Table(models.Model):
     clock_seconds = models.PositiveSmallIntegerField(default=options.DEFAULT_CLOCK_SECONDS)
     # Each seat's reserve (bank): spent when a move takes longer than `clock_seconds`; 0 is none.
     bank_seconds = models.PositiveSmallIntegerField(default=options.DEFAULT_BANK_SECONDS)
+    # Whether people without a seat may watch the match (games/services/spectators.py).
+    allow_spectators = models.BooleanField(default=True)
     creator = models.ForeignKey("accounts.Player", on_delete=models.PROTECT, related_name="created_tables")
     status = models.CharField(max_length=10, choices=TableStatus.choices, default=TableStatus.OPEN, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
@@ -132,6 +134,28 @@ class Seat(models.Model):
         if self.player_id and not self.left_at:
             return self.player.display_name_text
         return None
+
+
+class Spectator(models.Model):
+    """One open connection of someone watching a table without a seat (a page's socket or a
+    program's `watch`), kept while it is open: the players see how many there are. Each web
+    process refreshes `seen_at` of its rows every PRESENCE_BEAT_SECONDS; a row nobody has seen
+    for PRESENCE_STALE_SECONDS (its process died) no longer counts and the sweeper removes it
+    (games/services/spectators.py)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="spectator_connections")
+    player = models.ForeignKey("accounts.Player", null=True, blank=True, on_delete=models.CASCADE,
+                               related_name="+")
+    connected_at = models.DateTimeField(auto_now_add=True)
+    seen_at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        verbose_name = _("spectator")
+        verbose_name_plural = _("spectators")
+        indexes = [models.Index(fields=["table", "seen_at"])]
+
+    def __str__(self):
+        return f"{self.table} spectator {self.pk}"
 
 
 class MatchStatus(models.TextChoices):

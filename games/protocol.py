@@ -32,7 +32,7 @@ from joker_site.refusals import Refusal  # every service's refusals are one, sen
 from quickplay.protocol import QuickPlayProtocol
 
 from .frames import NotAnObject, UnreadableFrame, read_json_object
-from .services import presence
+from .services import presence, spectators
 from .services.broadcast import table_group
 
 log = logging.getLogger(__name__)
@@ -124,6 +124,7 @@ class PlayConsumer(QuickPlayProtocol, ProtocolChat, AsyncWebsocketConsumer):
         self.player = None
         self.tables = {}  # table id -> the last version sent (None before the match), for subscribed tables
         self.presence_seats = {}  # table id -> seat id counted as connected by this socket
+        self.spectator_rows = {}  # table id -> Spectator row of this socket, at tables it follows without a seat
         self.credential_groups = []  # the token's and the member's groups (accounts/sockets.py)
         await self.accept()
         authorization = _header(self.scope, b"authorization")
@@ -169,8 +170,11 @@ class PlayConsumer(QuickPlayProtocol, ProtocolChat, AsyncWebsocketConsumer):
         for seat_id in self.presence_seats.values():
             await in_thread(presence.disconnected)(seat_id)
         await self.forget_chats()
+        for row_id in self.spectator_rows.values():
+            await in_thread(spectators.went)(row_id)
         self.tables.clear()
         self.presence_seats.clear()
+        self.spectator_rows.clear()
 
     # --- receiving ----------------------------------------------------------------------
 
@@ -227,6 +231,12 @@ class PlayConsumer(QuickPlayProtocol, ProtocolChat, AsyncWebsocketConsumer):
         self.tables.pop(table_id, None)  # send the position even if this version went out before
         await self._subscribe(table_id, message)
 
+    async def on_watch(self, message):
+        """Follow a table without a seat: its public positions (the engine's view(None)), if
+        this member may watch it (services/spectators.py). A `resync` of a table where one
+        does not sit is the same thing; `watch` says so."""
+        await self.on_resync(message)
+
     async def on_act(self, message):
         match_id, version, action = message["match"], message["version"], message["action"]
         if "seat" in action:
@@ -272,6 +282,8 @@ class PlayConsumer(QuickPlayProtocol, ProtocolChat, AsyncWebsocketConsumer):
             seat_id = await in_thread(presence.connected)(table_id, self.player)
             if seat_id is not None:
                 self.presence_seats[table_id] = seat_id
+            else:  # no seat here: a spectator while it follows the table
+                self.spectator_rows[table_id] = await in_thread(spectators.came)(table_id, self.player)
         await self.follow_chat(table_id)  # the table chat's room, again after a join (chat/sockets.py)
         await self._send_table(table_id, message)
 
@@ -282,6 +294,9 @@ class PlayConsumer(QuickPlayProtocol, ProtocolChat, AsyncWebsocketConsumer):
         if seat_id is not None:
             await in_thread(presence.disconnected)(seat_id)
         await self.forget_chat(table_id)
+        row_id = self.spectator_rows.pop(table_id, None)
+        if row_id is not None:
+            await in_thread(spectators.went)(row_id)
 
     async def _resend(self, match_id):
         table_id = await in_thread(_table_of_match)(match_id)
@@ -293,6 +308,10 @@ class PlayConsumer(QuickPlayProtocol, ProtocolChat, AsyncWebsocketConsumer):
         """The match position for this connection's seat, or the waiting room before the match
         (`version`: the one a notice announced, which this process may have read already)."""
         kind, payload = await in_thread(_table_payload)(table_id, self.player, version)
+        if kind == "refused":  # the match started under a watcher who may not see it
+            await self._unsubscribe(table_id)
+            await self.send_error(payload, message)
+            return
         if kind == "state":
             await self._send_view(table_id, payload, message)
         else:
@@ -306,6 +325,11 @@ class PlayConsumer(QuickPlayProtocol, ProtocolChat, AsyncWebsocketConsumer):
         if table_id in self.tables:
             self.tables[table_id] = view["version"]
         await self.send_json(_reply(message, {"type": "state", **view}))
+
+    async def spectators_changed(self, event):
+        """How many watch a table this connection follows (services/spectators.py)."""
+        if event.get("table") in self.tables:
+            await self.send_json({"type": "spectators", "table": event["table"], "count": event["count"]})
 
     async def credentials_revoked(self, event):
         """The token this socket was opened with was revoked, or its member banned: close (4401)."""
@@ -370,6 +394,7 @@ MESSAGE_FIELDS = {
     "join_table": {"table": ("whole", True), "seat": ("whole", False), "password": ("text", False)},
     "leave_table": {"table": ("whole", True)},
     "resync": {"match": ("whole", False), "table": ("whole", False)},  # one of the two
+    "watch": {"match": ("whole", False), "table": ("whole", False)},  # one of the two
     "act": {"match": ("whole", True), "version": ("whole", True), "action": ("object", True)},
     "resign": {"match": ("whole", True)},
     "rematch": {"table": ("whole", True)},
@@ -404,7 +429,7 @@ def check_message(message: dict) -> None:
         value = message.get(name)
         if value is not None or required:
             _check_field(name, field_kind, value)
-    if kind == "resync" and message.get("match") is None and message.get("table") is None:
+    if kind in ("resync", "watch") and message.get("match") is None and message.get("table") is None:
         _check_field("table", "whole", None)
 
 
@@ -546,14 +571,15 @@ def _table_of_match(match_id) -> int:
 
 
 def _check_may_watch(table_id, player):
+    """Refuse to follow a table this player may not see (services/spectators.py decides)."""
     from .models import Table
-    from .services.tables import can_see
 
     table = Table.objects.select_related("creator__user").filter(pk=table_id).first()
     if table is None:
         raise Refusal("no_such_table", _("There is no such table."))
-    if not can_see(table, player):
-        raise Refusal("friends_only", _("This table is for the creator's friends only."))
+    refusal = spectators.watch_refusal(table, player)
+    if refusal is not None:
+        raise refusal
 
 
 def _match_for_view(**lookup):
@@ -629,6 +655,17 @@ def _view_from(read: TableRead, player, state=None):
     return seat_view(read.match, held_seat(read.seats, player), state, seats=read.seats)
 
 
+def _state_or_refusal(read: TableRead, player):
+    """("state", the view) for a seat or a spectator who may watch, ("refused", why) otherwise."""
+    from .services.matches import held_seat
+
+    if held_seat(read.seats, player) is None:
+        refusal = spectators.watch_refusal(read.match.table, player, seats=read.seats)
+        if refusal is not None:
+            return "refused", refusal
+    return "state", _view_from(read, player)
+
+
 def _table_payload(table_id, player, version=None):
     """("state", seat view) once the match exists, else ("table", the waiting room).
 
@@ -640,13 +677,13 @@ def _table_payload(table_id, player, version=None):
     if version is not None:
         read = _read_at_least(table_id, version)
         if read is not None:
-            return "state", _view_from(read, player)
+            return _state_or_refusal(read, player)
     started = time.monotonic()
     match = _match_for_view(table_id=table_id)
     if match is not None:
         read = TableRead(match.version, started, match, list(match.table.seats.all()))
         _remember_read(table_id, read)
-        return "state", _view_from(read, player)
+        return _state_or_refusal(read, player)
     table = Table.objects.get(pk=table_id)
     return "table", {
         "type": "table",
@@ -661,6 +698,7 @@ def _table_payload(table_id, player, version=None):
         "bank_seconds": table.bank_seconds,
         "visibility": table.visibility,
         "rated": table.rated,
+        "allow_spectators": table.allow_spectators,
         "match": None,
     }
 

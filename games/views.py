@@ -13,7 +13,8 @@ from .forms import FORM_BY_VARIANT, JoinForm
 from .models import Table, TableStatus, Variant
 from .options import STAKES
 from .services import tables as table_service
-from .services.lobby import matches_being_played, visible_open_tables, with_waiting_players
+from .services.lobby import matches_being_played, running_matches, visible_open_tables, with_waiting_players
+from .services.spectators import watch_refusal
 
 HOME_LIST_LENGTH = 5
 
@@ -36,13 +37,13 @@ QUICK_STARTS = (
     {"key": "japanese_bot", "title": _lazy("Japanese Joker against the computer"),
      "text": _lazy("A quick match to 11 points against a bot, at once."), "button": _lazy("Play against a bot"),
      "fields": {"variant": Variant.JAPANESE, "target": 11, "stake": 0, "visibility": "open",
-                "clock_seconds": 60, "fill_with_bots": "on"}},
+                "clock_seconds": 60, "fill_with_bots": "on", "allow_spectators": "on"}},
     {"key": "classic_bots", "title": _lazy("Classic Joker with bots"),
      "text": _lazy("Four players: you and three bots. Bid, take your tricks, fill the score sheet — "
                    "a short game of 12 deals."),
      "button": _lazy("Play with three bots"),
      "fields": {"variant": Variant.CLASSIC, "game_type": "short", "khishti": "200", "pulka_bonus": "premium_moshla",
-                "stake": 0, "visibility": "open", "clock_seconds": 60, "fill_with_bots": "on"}},
+                "stake": 0, "visibility": "open", "clock_seconds": 60, "fill_with_bots": "on", "allow_spectators": "on"}},
 )
 
 
@@ -63,6 +64,7 @@ def lobby_context(request, player):
     variant, stake = _lobby_filters(request)
     return {
         "tables": with_waiting_players(visible_open_tables(player, variant=variant, stake=stake)),
+        "running": running_matches(player, variant=variant, stake=stake),
         "filter_variant": variant or "",
         "filter_stake": "" if stake is None else stake,
         "stakes": (0,) + STAKES,
@@ -111,6 +113,10 @@ def table_detail(request, table_id):
     if table.status in (TableStatus.PLAYING, TableStatus.FINISHED) and hasattr(table, "match"):
         from .match_views import match_page
 
+        refusal = watch_refusal(table, player)
+        if refusal is not None:
+            return render(request, "games/table_watch_refused.html",
+                          {"table": table, "player": player, "refusal": refusal}, status=403)
         return match_page(request, table, player)
     seats = {seat.index: seat for seat in table.seats.select_related("player")}
     context = {

@@ -59,6 +59,8 @@ def _forget_presence_holds():
     """Connections a test counted and never closed must not keep this process's presence
     beat writing to a database that pytest-django is about to empty or drop."""
     yield
+    from games.services import spectators
     from games.services.presence import forget_holds
 
     forget_holds()
+    spectators.forget_holds()

@@ -65,7 +65,8 @@ def hidden_from(state, seat) -> set[str]:
     """Every card `seat` may not see right now, decided from the rules, not from the view:
     other seats' hands, every face-down column card still on the table, and the
     seat's own cards it has not been shown yet (before a trump choice only the
-    first three; in the dark pulka's bidding none)."""
+    first three; in the dark pulka's bidding none). A spectator (`seat` None) holds no
+    cards: every hand is hidden from them, and every face-down card."""
     deals = state.record_deals()
     if not deals or state.to_act is None:
         return set()
@@ -76,11 +77,12 @@ def hidden_from(state, seat) -> set[str]:
         if other != seat:
             hidden.update(state.hand(other))
     phase = state.phase.value
-    own_dealt = deal["hands"][seat]
-    if phase == "trump":
-        hidden.update(own_dealt[3:])
-    elif phase == "bid" and state.view(seat).get("pulka_kind") == "dark":
-        hidden.update(own_dealt)
+    if seat is not None:
+        own_dealt = deal["hands"][seat]
+        if phase == "trump":
+            hidden.update(own_dealt[3:])
+        elif phase == "bid" and state.view(seat).get("pulka_kind") == "dark":
+            hidden.update(own_dealt)
     if state.variant == "japanese":
         for owner, columns in enumerate(deal["columns"]):
             for face_down, face_up in columns:
@@ -89,3 +91,84 @@ def hidden_from(state, seat) -> set[str]:
                 if phase == "trump":
                     hidden.add(face_up)
     return hidden - played
+
+
+def leaked(cards: set[str], state, seat) -> set[str]:
+    """The cards among `cards` (those a frame showed) that `seat` (None: a spectator) may not
+    see at `state`: the one check of every frame, the seats' and the spectators', HTML or JSON."""
+    return cards & hidden_from(state, seat)
+
+
+VERSION = re.compile(r'id="match"[^>]*data-version="(\d+)"')
+
+
+@sync_to_async
+def _current(table_id):
+    from games.models import Match
+    from games.services.matches import load_state
+
+    match = Match.objects.select_related("table").get(table_id=table_id)
+    return match, load_state(match)
+
+
+async def frames_until(client, version):
+    """Every frame up to and including the one showing `version`."""
+    frames = []
+    while True:
+        frame = await client.receive_from(timeout=10)
+        frames.append(frame)
+        found = VERSION.search(frame)
+        if found and int(found.group(1)) >= version:
+            assert int(found.group(1)) == version, "the client missed a version"
+            return frames
+
+
+async def play_whole_match_in_browsers(table, players, rng, max_moves=5000, spectators=(), frames_seen=None):
+    """Each step: every client receives the new position; each frame is checked
+    against the cards its seat may not see at that position; the seat to act
+    clicks one of its marked legal moves. `spectators`: people (a player, or None for a
+    visitor) watching from the same page without a seat; every frame they receive is checked
+    as a spectator's (seat None), and they are never offered a move. `frames_seen`: a list
+    that gets every spectator frame, for the caller to look at."""
+    from games.models import MatchStatus
+
+    clients = [await connect(table.pk, p) for p in players]
+    watchers = [await connect(table.pk, p) for p in spectators]
+    seats = list(range(len(clients))) + [None] * len(watchers)
+    match, _ = await _current(table.pk)
+    version = match.version
+    moves = 0
+    try:
+        while True:
+            received = [await frames_until(c, version) for c in clients + watchers]
+            match, state = await _current(table.pk)
+            assert match.version == version
+            for seat, frames in zip(seats, received):
+                for frame in frames:
+                    shown = leaked(cards_in(frame), state, seat)
+                    assert not shown, (seat, version, sorted(shown))
+                if seat is None:
+                    assert legal_moves(frames[-1]) == []
+                    if frames_seen is not None:
+                        frames_seen.extend(frames)
+            latest = [frames[-1] for frames in received[:len(clients)]]
+            if match.status != MatchStatus.RUNNING:
+                return match, state, latest
+            seat = state.to_act
+            marked = legal_moves(latest[seat])
+            assert sorted(map(_key, marked)) == sorted(_key(a.to_record()) for a in state.legal_actions(seat))
+            for other, frame in enumerate(latest):
+                if other != seat:
+                    assert legal_moves(frame) == []
+            await clients[seat].send_to(text_data=json.dumps(rng.choice(marked)))
+            version += 1
+            moves += 1
+            assert moves < max_moves
+    finally:
+        for c in clients + watchers:
+            await c.disconnect()
+
+
+def _key(action: dict) -> str:
+    action = {k: v for k, v in action.items() if k not in ("type", "version", "seat")}
+    return json.dumps(action, sort_keys=True)

@@ -17,7 +17,7 @@ from games.services.matches import load_state
 from games.services.presenter import seat_view
 from joker_site.asgi import application
 from tests.factories import make_player
-from tests.live_clients import CARD_TOKEN, hidden_from
+from tests.live_clients import CARD_TOKEN, leaked
 
 TIMEOUT = 10
 
@@ -115,26 +115,29 @@ def _views(match_id, seats):
     return [json.loads(json.dumps(seat_view(match, seat))) for seat in seats]
 
 
-async def play_whole_match(clients, match_id, version, rng, max_moves=5000):
+async def play_whole_match(clients, match_id, version, rng, max_moves=5000, spectators=()):
     """Each step: every program receives the new position, each frame is checked
     against the cards its seat may not see at that position, and the seat to act
-    sends one of the legal actions its state lists."""
+    sends one of the legal actions its state lists. `spectators`: programs watching
+    the match without a seat; each of their frames is checked the same way (seat None),
+    and every position they receive is exactly the spectator's view, `seat_view(match, None)`."""
     seats = list(range(len(clients)))
+    watchers = list(spectators)
     moves = 0
     try:
         while True:
-            latest = [await c.state_at(version) for c in clients]
+            latest = [await c.state_at(version) for c in clients + watchers]
             match, state = await _current(match_id)
             assert match.version == version
-            for seat, client in enumerate(clients):
-                hidden = hidden_from(state, seat)
+            for seat, client in zip(seats + [None] * len(watchers), clients + watchers):
                 for message in client.received:
-                    leaked = cards_in_message(message) & hidden
-                    assert not leaked, (seat, version, message["type"], sorted(leaked))
+                    shown = leaked(cards_in_message(message), state, seat)
+                    assert not shown, (seat, version, message["type"], sorted(shown))
                 client.received.clear()
             # One view function, two renderings: the frame is the seat view itself.
-            for frame, expected in zip(latest, await _views(match_id, seats)):
+            for frame, expected in zip(latest, await _views(match_id, seats + [None] * len(watchers))):
                 assert_same_view(without_type(frame), expected)
+            latest = latest[:len(clients)]
             if match.status != MatchStatus.RUNNING:
                 return match, state, latest
             seat = state.to_act
@@ -147,7 +150,7 @@ async def play_whole_match(clients, match_id, version, rng, max_moves=5000):
             moves += 1
             assert moves < max_moves
     finally:
-        for c in clients:
+        for c in clients + watchers:
             await c.close()
 
 

@@ -7,7 +7,11 @@ from django.db.models import Count, Exists, OuterRef, Prefetch, Q
 from accounts.friends import friend_ids
 from ratings.services import ShownRating, shown_ratings
 
-from ..models import Seat, Table, TableStatus, Visibility
+from ..models import Match, Seat, Table, TableStatus, Visibility
+from . import spectators
+from .spectators import watchable
+
+RUNNING_LIST_LENGTH = 20  # the lobby lists the newest matches being played, this many at most
 
 
 def visible_open_tables(player, *, variant=None, stake=None):
@@ -64,13 +68,13 @@ def with_waiting_players(tables) -> list:
 
 
 def matches_being_played(limit: int) -> list[dict]:
-    """The newest running matches anyone may watch (friends-only tables are left out), each
-    with its players' names as the table shows them ("Bot 2" for a practice bot)."""
+    """The newest running matches anyone may watch (open tables that let spectators in,
+    spectators.watchable), each with its players' names as the table shows them ("Bot 2"
+    for a practice bot)."""
     from ..templatetags.cards import seat_name
 
     tables = (
-        Table.objects.filter(status=TableStatus.PLAYING)
-        .exclude(visibility=Visibility.FRIENDS)
+        watchable(None)
         .prefetch_related("seats__player__user")
         .order_by("-started_at", "-pk")[:limit]
     )
@@ -79,3 +83,58 @@ def matches_being_played(limit: int) -> list[dict]:
                                                 if seat.player_id else None}) for seat in table.seats.all()]}
         for table in tables
     ]
+
+
+@dataclass(frozen=True)
+class RunningMatch:
+    """A match being played, as the lobby lists it."""
+
+    table: Table
+    players: list  # WaitingPlayer (name and rating), in seat order; a bot's name is "Bot 2"
+    deal: int  # the deal being played, counted from 1
+    deal_count: int | None  # classic: how many deals the game has; Japanese: None (played to a target)
+    spectators: int
+    mine: bool  # the player sits there: "back to your table" rather than "watch"
+
+
+def running_matches(player, *, variant=None, stake=None, limit=RUNNING_LIST_LENGTH) -> list[RunningMatch]:
+    """The newest matches being played that `player` may watch (spectators.watchable) or plays
+    in, with their players, ratings, deal and spectators. A fixed number of queries: the
+    player's friends, the tables, their seats, the players' ratings, the matches, the
+    spectator counts; the deal comes from the match's position (the process's cache)."""
+    from ..templatetags.cards import seat_name
+    from .matches import load_state
+
+    tables = watchable(player).select_related("creator").order_by("-started_at", "-pk")
+    if variant:
+        tables = tables.filter(variant=variant)
+    if stake is not None:
+        tables = tables.filter(stake=stake)
+    tables = list(tables.prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("player__user").order_by("index")))[:limit])
+    ratings = shown_ratings((seat.player_id, table.variant) for table in tables for seat in table.seats.all()
+                            if seat.player_id and not seat.player.is_guest)
+    # Without the record: load_state reads it only when this process holds no position of the match.
+    matches = {match.table_id: match for match in Match.objects.filter(table__in=tables).defer("record")}
+    watching = spectators.counts(table.pk for table in tables)
+    listed = []
+    for table in tables:
+        match = matches.get(table.pk)
+        if match is None:
+            continue
+        state = load_state(match)
+        seats = list(table.seats.all())
+        players = [
+            WaitingPlayer(
+                seat_name({"index": seat.index, "name": seat.player.display_name_text if seat.player_id else None}),
+                ratings.get((seat.player_id, table.variant)) if seat.player_id and not seat.player.is_guest else None)
+            for seat in seats
+        ]
+        listed.append(RunningMatch(
+            table=table, players=players,
+            deal=min(state.deal_index + 1, state.deal_count) if table.variant == "classic" else state.deal_index + 1,
+            deal_count=state.deal_count if table.variant == "classic" else None,
+            spectators=watching[table.pk],
+            mine=player is not None and any(seat.player_id == player.pk for seat in seats),
+        ))
+    return listed

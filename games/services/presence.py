@@ -35,6 +35,7 @@ PRESENCE_STALE_SECONDS = 3 * PRESENCE_BEAT_SECONDS  # three beats missed: the pr
 _held = Counter()  # seat id -> this process's open connections of it
 _held_lock = threading.Lock()
 _beat = None  # the thread telling the database about _held
+_beat_hooks = []  # what else each beat does (games/services/spectators.py registers its own)
 
 
 def connected(table_id: int, player) -> int | None:
@@ -101,9 +102,27 @@ def forget_holds() -> None:
 
 
 def _hold(seat_id: int) -> None:
-    global _beat
     with _held_lock:
         _held[seat_id] += 1
+    keep_beating()
+
+
+def holds_any() -> bool:
+    """Whether this process's sockets hold any seat now."""
+    with _held_lock:
+        return bool(_held)
+
+
+def on_every_beat(hook) -> None:
+    """Run `hook()` on each beat of this process, after the seats' (once per hook)."""
+    if hook not in _beat_hooks:
+        _beat_hooks.append(hook)
+
+
+def keep_beating() -> None:
+    """Start this process's beat if it is not running (seats and spectators alike)."""
+    global _beat
+    with _held_lock:
         if _beat is None or not _beat.is_alive():
             _beat = threading.Thread(target=_beat_forever, name="presence-beat", daemon=True)
             _beat.start()
@@ -122,6 +141,8 @@ def _beat_forever() -> None:
         try:
             close_old_connections()
             beat()
+            for hook in _beat_hooks:
+                hook()
         except Exception:  # a database hiccup: the next beat tries again
             log.exception("could not tell the database which seats this process holds")
         finally:

@@ -50,6 +50,7 @@ class TableSettings:
     fill_with_bots: bool = False
     target: int = options.DEFAULT_TARGET
     rated: bool = True
+    allow_spectators: bool = True
 
     @classmethod
     def of(cls, table: Table) -> "TableSettings":
