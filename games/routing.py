@@ -2,10 +2,13 @@
 
 from django.urls import path
 
+from notices.consumers import NoticesConsumer
+
 from . import consumers, protocol
 
 websocket_urlpatterns = [
     path("ws/lobby/", consumers.LobbyConsumer.as_asgi()),
     path("ws/table/<int:table_id>/", consumers.TableConsumer.as_asgi()),
     path("ws/play/", protocol.PlayConsumer.as_asgi()),
+    path("ws/notices/", NoticesConsumer.as_asgi()),  # every page of a member (notices/consumers.py)
 ]

@@ -97,6 +97,7 @@ INSTALLED_APPS = [
     "moderation",
     "lessons",
     "ratings",
+    "notices",
 ]
 
 MIDDLEWARE = [
@@ -270,6 +271,10 @@ PROTOCOL_DB_THREADS = env_int("PROTOCOL_DB_THREADS", 8, minimum=1)
 CELERY_BEAT_SCHEDULE = {
     "sweep-missed-timers": {
         "task": "games.tasks.sweep",
+        "schedule": env_seconds("SWEEP_INTERVAL_SECONDS", 10.0),
+    },
+    "sweep-lapsed-site-presence": {  # notices/presence.py: pages of a web process that died
+        "task": "notices.tasks.sweep_presence",
         "schedule": env_seconds("SWEEP_INTERVAL_SECONDS", 10.0),
     },
 }

@@ -20,6 +20,7 @@ urlpatterns += i18n_patterns(
     path("rules/", include("rules_pages.urls")),
     path("lesson/", include("lessons.urls")),
     path("leaderboard/", include("ratings.urls")),
+    path("", include("notices.urls")),
     path("", include("games.urls")),
     prefix_default_language=True,
 )
