@@ -7,8 +7,7 @@ from datetime import timedelta
 import pytest
 from asgiref.sync import sync_to_async
 from django.test import Client
-from django.utils import timezone
-from django.utils import translation
+from django.utils import timezone, translation
 
 from accounts.friends import block_user
 from games.services import tables as table_service
@@ -177,6 +176,6 @@ async def test_a_guest_or_visitor_socket_is_refused_and_counts_nobody():
 
     guest = await sync_to_async(make_guest)()
     for who in (guest, None):
-        communicator, ok, code = await open_page(who)
+        _communicator, ok, code = await open_page(who)
         assert not ok and code == 4403
     assert not await sync_to_async(SiteConnection.objects.exists)()
