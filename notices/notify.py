@@ -39,6 +39,13 @@ def friend_request_sent(sender_id: int, target_id: int, friendship_id: int) -> N
     _make(target_id, NoticeKind.FRIEND_REQUEST, f"friend_request:{friendship_id}", actor_id=sender_id)
 
 
+def friend_request_settled(friendship_id: int) -> None:
+    """The request was answered or withdrawn: its notice is read (in the same transaction)."""
+    for user_id in Notice.objects.filter(key=f"friend_request:{friendship_id}", read_at__isnull=True).values_list(
+            "user_id", flat=True):
+        mark_read(user_id, None, key=f"friend_request:{friendship_id}")
+
+
 def invitation_made(invitation) -> None:
     _make(invitation.invitee_id, NoticeKind.INVITATION, f"invitation:{invitation.pk}",
           actor_id=invitation.inviter.user_id, table_id=invitation.table_id, invitation=invitation)
@@ -70,12 +77,14 @@ def unread_count(user_id: int) -> int:
     return Notice.objects.filter(user_id=user_id, read_at__isnull=True).count()
 
 
-def mark_read(user_id: int, notice_id: int | None = None) -> int:
+def mark_read(user_id: int, notice_id: int | None = None, key: str | None = None) -> int:
     """Mark one of the member's notices read (or all of them, without an id). Returns how
     many changed; someone else's notice, or one already read, changes nothing."""
     notices = Notice.objects.filter(user_id=user_id, read_at__isnull=True)
     if notice_id is not None:
         notices = notices.filter(pk=notice_id)
+    if key is not None:
+        notices = notices.filter(key=key)
     with transaction.atomic():
         changed = notices.update(read_at=timezone.now())
         if changed:

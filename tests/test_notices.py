@@ -141,3 +141,22 @@ async def test_a_notice_arrives_live_on_every_open_page_and_goes_when_read():
     frames = await frames_until(page, "Нет новых уведомлений.")
     await page.disconnect()
     await other_tab.disconnect()
+
+
+@pytest.mark.django_db
+def test_a_friend_request_answered_or_withdrawn_takes_its_notice_away():
+    from accounts.friends import accept_friend_request, cancel_friend_request, decline_friend_request
+
+    nino, levan, eka, dato = (make_player(n) for n in ("nino", "levan", "eka", "dato"))
+    send_friend_request(nino.user, levan.user)
+    send_friend_request(eka.user, levan.user)
+    send_friend_request(dato.user, levan.user)
+    send_friend_request(nino.user, dato.user)
+    assert notify.unread_count(levan.user_id) == 3
+    accept_friend_request(levan.user, nino.user)
+    decline_friend_request(levan.user, eka.user)
+    cancel_friend_request(dato.user, levan.user)
+    assert notify.unread_count(levan.user_id) == 0
+    assert Notice.objects.count() == 4, "kept, read"
+    send_friend_request(dato.user, nino.user)  # crossing requests: accepted at once
+    assert notify.unread_count(dato.user_id) == 0
