@@ -23,18 +23,17 @@ taking players.
 import logging
 import os
 import socket
-import threading
-import time
 import uuid
-from collections import Counter
 from dataclasses import dataclass
 from datetime import timedelta
 
 from django.contrib.auth import get_user_model
-from django.db import close_old_connections, connections, transaction
+from django.db import transaction
 from django.db.models import F
 from django.urls import reverse
 from django.utils import timezone
+
+from joker_site.process_holds import ProcessHolds
 
 from .models import SiteConnection
 
@@ -44,9 +43,6 @@ PRESENCE_BEAT_SECONDS = 5
 PRESENCE_STALE_SECONDS = 3 * PRESENCE_BEAT_SECONDS  # three beats missed: the process is gone
 
 _process = {"pid": None, "name": None}
-_held = Counter()  # user id -> this process's open pages of that member
-_held_lock = threading.Lock()
-_beat = None
 
 
 def this_process() -> str:
@@ -203,43 +199,21 @@ def _tables_of(user_ids) -> dict:
 
 def forget_holds() -> None:
     """Forget this process's counted pages (tests whose sockets never closed)."""
-    with _held_lock:
-        _held.clear()
+    _holds.forget()
 
 
 def _hold(user_id: int) -> None:
-    global _beat
-    with _held_lock:
-        _held[user_id] += 1
-        if _beat is None or not _beat.is_alive():
-            _beat = threading.Thread(target=_beat_forever, name="site-presence-beat", daemon=True)
-            _beat.start()
+    _holds.hold(user_id)
 
 
 def _release(user_id: int) -> None:
-    with _held_lock:
-        _held[user_id] -= 1
-        if _held[user_id] <= 0:
-            del _held[user_id]
-
-
-def _beat_forever() -> None:
-    while True:
-        time.sleep(PRESENCE_BEAT_SECONDS)
-        try:
-            close_old_connections()
-            beat()
-        except Exception:  # a database hiccup: the next beat tries again
-            log.exception("could not tell the database which members' pages this process holds")
-        finally:
-            connections.close_all()
+    _holds.release(user_id)
 
 
 def beat() -> None:
     """Tell the database this process still holds its members' pages. A row the sweeper
     deleted while this process stalled is made again with this process's count."""
-    with _held_lock:
-        held = dict(_held)
+    held = _holds.snapshot()
     if not held:
         return
     process, now = this_process(), timezone.now()
@@ -247,11 +221,11 @@ def beat() -> None:
     present = set(SiteConnection.objects.filter(process=process, user_id__in=list(held))
                   .values_list("user_id", flat=True))
     for user_id in set(held) - present:
-        with _held_lock:
-            count = _held.get(user_id, 0)
-        if count:
-            _created = SiteConnection.objects.get_or_create(
-                user_id=user_id, process=process, defaults={"connections": count, "seen_at": now})[1]
-            if _created:
-                log.warning("member %s's pages were swept while this process held them; counted again", user_id)
-                tell_friends(user_id)
+        count = _holds.count(user_id)
+        if count and SiteConnection.objects.get_or_create(
+                user_id=user_id, process=process, defaults={"connections": count, "seen_at": now})[1]:
+            log.warning("member %s's pages were swept while this process held them; counted again", user_id)
+            tell_friends(user_id)
+
+
+_holds = ProcessHolds("site-presence-beat", beat, lambda: PRESENCE_BEAT_SECONDS)

@@ -1,7 +1,10 @@
 """Shared helpers for the friends-online, notices and invitations tests (not a test module)."""
 
+import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.test import Client
+from django.utils import translation
 
 from joker_site.asgi import application
 from tests.live_clients import session_cookie_for
@@ -27,3 +30,25 @@ async def frames_until(communicator, needle, timeout=5):
         seen.append(frame)
         if needle in frame:
             return seen
+
+
+@pytest.fixture(autouse=True)
+def english():
+    """Outside a request the site speaks Georgian; these tests read the English words."""
+    with translation.override("en"):
+        yield
+
+
+@pytest.fixture(autouse=True)
+def forget_site_holds():
+    """Pages a test counted and never closed must not keep this process's beat writing."""
+    yield
+    from notices import presence
+
+    presence.forget_holds()
+
+
+def client_of(player):
+    client = Client()
+    client.force_login(player.user)
+    return client

@@ -6,8 +6,7 @@ clearly, changing nothing."""
 from datetime import timedelta
 
 import pytest
-from django.test import Client
-from django.utils import timezone, translation
+from django.utils import timezone
 
 from coins import services as coins
 from games.models import Seat, Table
@@ -18,20 +17,11 @@ from notices.invitations import InvitationRefused
 from notices.models import Invitation, Notice, NoticeKind
 from tests.coins_helpers import set_balance
 from tests.factories import make_friends, make_player
+from tests.social_support import client_of, english  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def english():
-    with translation.override("en"):
-        yield
-
-
-def client_of(player):
-    client = Client()
-    client.force_login(player.user)
-    return client
 
 
 def password_table(host, **settings):

@@ -5,34 +5,15 @@ read; marking read is the reader's only, and bad input changes nothing."""
 import pytest
 from asgiref.sync import sync_to_async
 from django.test import Client
-from django.utils import translation
 
 from accounts.friends import send_friend_request
 from games.models import Seat
 from games.services import tables as table_service
 from games.services.tables import TableSettings
-from notices import notify, presence
+from notices import notify
 from notices.models import Notice, NoticeKind
 from tests.factories import make_player
-from tests.social_support import frames_until, open_page
-
-
-@pytest.fixture(autouse=True)
-def _forget_site_holds():
-    yield
-    presence.forget_holds()
-
-
-@pytest.fixture(autouse=True)
-def english():
-    with translation.override("en"):
-        yield
-
-
-def client_of(player):
-    client = Client()
-    client.force_login(player.user)
-    return client
+from tests.social_support import client_of, english, forget_site_holds, frames_until, open_page  # noqa: F401
 
 
 @pytest.mark.django_db

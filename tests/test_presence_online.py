@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from asgiref.sync import sync_to_async
 from django.test import Client
-from django.utils import timezone, translation
+from django.utils import timezone
 
 from accounts.friends import block_user
 from games.services import tables as table_service
@@ -15,19 +15,7 @@ from games.services.tables import TableSettings
 from notices import presence
 from notices.models import SiteConnection
 from tests.factories import make_friends, make_player
-from tests.social_support import frames_until, open_page
-
-
-@pytest.fixture(autouse=True)
-def _forget_site_holds():
-    yield
-    presence.forget_holds()
-
-
-@pytest.fixture(autouse=True)
-def english():
-    with translation.override("en"):
-        yield
+from tests.social_support import client_of, english, forget_site_holds, frames_until, open_page  # noqa: F401
 
 
 @pytest.mark.django_db
@@ -179,3 +167,19 @@ async def test_a_guest_or_visitor_socket_is_refused_and_counts_nobody():
         _communicator, ok, code = await open_page(who)
         assert not ok and code == 4403
     assert not await sync_to_async(SiteConnection.objects.exists)()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_beat_thread_refreshes_the_pages_this_process_holds(monkeypatch):
+    import time
+
+    monkeypatch.setattr(presence, "PRESENCE_BEAT_SECONDS", 0.2)
+    nino = make_player("nino")
+    presence.page_opened(nino.user_id)
+    long_ago = timezone.now() - timedelta(minutes=5)
+    SiteConnection.objects.update(seen_at=long_ago)
+    deadline = time.monotonic() + 5
+    while SiteConnection.objects.get().seen_at == long_ago and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert SiteConnection.objects.get().seen_at > long_ago
+    presence.page_closed(nino.user_id)
