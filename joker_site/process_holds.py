@@ -56,6 +56,8 @@ class ProcessHolds:
     def _run(self) -> None:
         while True:
             time.sleep(self._interval())
+            if not self.snapshot():
+                continue  # nothing held: no database work at all
             try:
                 close_old_connections()
                 self._beat()

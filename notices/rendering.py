@@ -21,16 +21,16 @@ def friends_context(user_id: int) -> dict:
 
 def notices_fragment(user_id: int, language: str, unread_before: int | None) -> tuple[str, int]:
     """The bell's count and list (swapped in by id), and a spoken line when more came."""
-    context = notices_context(user_id) | {"oob": True}
-    count = context["unread_count"]
-    context["announce"] = unread_before is not None and count > unread_before
     with translation.override(language):
+        context = notices_context(user_id) | {"oob": True}
+        count = context["unread_count"]
+        context["announce"] = unread_before is not None and count > unread_before
         return render_to_string("notices/_notices.html", context), count
 
 
 def friends_fragments(user_id: int, language: str, friends_page: bool) -> str:
-    context = friends_context(user_id) | {"oob": True}
-    with translation.override(language):
+    with translation.override(language):  # the links' language prefix too
+        context = friends_context(user_id) | {"oob": True}
         html = render_to_string("notices/_friends_menu.html", context)
         if friends_page:
             html += render_to_string("notices/_friends_online_section.html", context)

@@ -183,3 +183,17 @@ def test_the_beat_thread_refreshes_the_pages_this_process_holds(monkeypatch):
         time.sleep(0.05)
     assert SiteConnection.objects.get().seen_at > long_ago
     presence.page_closed(nino.user_id)
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_the_socket_words_and_links_a_friend_table_in_the_page_language():
+    me, friend = await sync_to_async(make_player)("me"), await sync_to_async(make_player)("tamar")
+    await sync_to_async(make_friends)(me, friend)
+    table = await sync_to_async(table_service.create_table)(me, TableSettings(variant="japanese", rated=False))
+    await sync_to_async(presence.page_opened)(me.user_id, "web-2")
+    watcher, ok, _code = await open_page(friend, language="ru", friends_page=True)
+    assert ok
+    frames = await frames_until(watcher, 'id="friends-online-section"')
+    assert f'href="/ru/tables/{table.pk}/"' in frames[-1] and "Ждёт за столом" in frames[-1]
+    await watcher.disconnect()

@@ -52,7 +52,8 @@ def test_a_friend_invited_to_a_password_table_sits_down_from_the_header(new_memb
 
     def set_up():  # in a thread of its own: Playwright's loop runs in this one, and the changes broadcast
         send_friend_request(a_user, b_user)
-        accept_friend_request(b_user, a_user)  # B keeps the request's notice, unread
+        accept_friend_request(b_user, a_user)  # answered: its notice is read
+        send_friend_request(users.create_user(f"tsiuri_{language}"), b_user)  # still to answer
         made["table"] = table_service.create_table(player_for_user(a_user), TableSettings(
             variant="japanese", visibility="password", password="tbilisi-1958", rated=False))
 
@@ -64,7 +65,7 @@ def test_a_friend_invited_to_a_password_table_sits_down_from_the_header(new_memb
     # B is on the lobby: nobody online yet.
     friend.goto(f"/{language}/lobby/")
     expect(friends_menu(friend).locator("#friends-online-count")).to_contain_text("0")
-    expect(bell(friend).locator("#notices-count")).to_contain_text("1")  # A's friend request
+    expect(bell(friend).locator("#notices-count")).to_contain_text("1")  # C's friend request
 
     # A opens the friends page: B is online there, and B's header sees A come, live.
     host.goto(f"/{language}/friends/")
