@@ -31,6 +31,11 @@ def words(language, text):
         return translation.gettext(text)
 
 
+def the_other_size(page, screen):
+    """Each person is also seen at the other size (360×740 or 1366×768)."""
+    page.set_viewport_size((DESKTOP if screen is PHONE else PHONE)["viewport"])
+
+
 def bell(page):
     return page.locator("header .notices-menu")
 
@@ -101,6 +106,9 @@ def test_a_friend_invited_to_a_password_table_sits_down_from_the_header(new_memb
     expect(notice).to_contain_text(invite_text)
     snap(friend, f"{language}-header-notices")
     assert_nothing_cut_off(friend)
+    the_other_size(friend, b_screen)
+    snap(friend, f"{language}-header-notices-other-size")
+    assert_nothing_cut_off(friend)
 
     # "Sit down" seats B (no password asked) and the two-seat table starts.
     notice.get_by_role("button", name=words(language, "Sit down")).click()
@@ -114,4 +122,7 @@ def test_a_friend_invited_to_a_password_table_sits_down_from_the_header(new_memb
     expect(online_now.locator(".friend-playing .person")).to_have_text(f"bachana_{language}")
     expect(online_now.locator(".friend-playing a.friend-go")).to_have_attribute("href", f"/{language}/tables/{table.pk}/")
     snap(host, f"{language}-friends-page-friend-playing")
+    assert_nothing_cut_off(host)
+    the_other_size(host, a_screen)
+    snap(host, f"{language}-friends-page-friend-playing-other-size")
     assert_nothing_cut_off(host)
