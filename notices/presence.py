@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.urls import reverse
 from django.utils import timezone
@@ -64,11 +64,14 @@ def page_opened(user_id: int, process: str | None = None) -> None:
     """One more page of this member is open in this process."""
     process = process or this_process()
     now = timezone.now()
+    rows = SiteConnection.objects.filter(user_id=user_id, process=process)
     with transaction.atomic():
-        row, created = SiteConnection.objects.get_or_create(
-            user_id=user_id, process=process, defaults={"connections": 1, "seen_at": now})
-        if not created:
-            SiteConnection.objects.filter(pk=row.pk).update(connections=F("connections") + 1, seen_at=now)
+        if not rows.update(connections=F("connections") + 1, seen_at=now):
+            try:
+                with transaction.atomic():
+                    SiteConnection.objects.create(user_id=user_id, process=process, connections=1, seen_at=now)
+            except IntegrityError:  # another page of theirs made the row at the same moment
+                rows.update(connections=F("connections") + 1, seen_at=now)
         transaction.on_commit(lambda: tell_friends(user_id))
     if process == this_process():
         _hold(user_id)

@@ -197,3 +197,16 @@ async def test_the_socket_words_and_links_a_friend_table_in_the_page_language():
     frames = await frames_until(watcher, 'id="friends-online-section"')
     assert f'href="/ru/tables/{table.pk}/"' in frames[-1] and "Ждёт за столом" in frames[-1]
     await watcher.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_pages_opened_and_closed_at_the_same_moment_are_all_counted():
+    from tests.coins_helpers import race
+
+    nino = make_player("nino")
+    results = race(8, lambda _i: presence.page_opened(nino.user_id, process="web-1"))
+    assert all(kind == "ok" for kind, _result in results), results
+    assert SiteConnection.objects.get().connections == 8
+    results = race(8, lambda _i: presence.page_closed(nino.user_id, process="web-1"))
+    assert all(kind == "ok" for kind, _result in results), results
+    assert not SiteConnection.objects.exists() and not presence.is_online(nino.user_id)
