@@ -117,7 +117,10 @@ def send_friend_request(sender, target):
         row = _relation_row(sender_id, target_user.pk)
         if row is None:
             low, high = _pair(sender_id, target_user.pk)
-            Friendship.objects.create(user_low_id=low, user_high_id=high, requested_by_id=sender_id)
+            row = Friendship.objects.create(user_low_id=low, user_high_id=high, requested_by_id=sender_id)
+            from notices.notify import friend_request_sent
+
+            friend_request_sent(sender_id, target_user.pk, row.pk)  # a notice in their header
             return Outcome("sent", _("Friend request sent to %(name)s.") % {"name": name})
         if row.status == Friendship.ACCEPTED:
             return Outcome("already_friends", _("You and %(name)s are already friends.") % {"name": name})
@@ -131,6 +134,20 @@ def _accept(row):
     row.status = Friendship.ACCEPTED
     row.accepted_at = timezone.now()
     row.save(update_fields=["status", "accepted_at"])
+    from notices.notify import friend_request_settled
+    from notices.presence import tell_friends
+
+    friend_request_settled(row.pk)  # its notice has done its work
+    # Each now sees whether the other is online.
+    transaction.on_commit(lambda: (tell_friends(row.user_low_id), tell_friends(row.user_high_id)))
+
+
+def _settle_and_delete(row):
+    """A request declined or withdrawn: its notice goes from the header, then the request."""
+    from notices.notify import friend_request_settled
+
+    friend_request_settled(row.pk)
+    row.delete()
 
 
 def _locked_pending_request(requester_id, receiver_id):
@@ -155,7 +172,7 @@ def decline_friend_request(user, requester):
     user_id, requester_id = _sender_id(user), _other_id(requester)
     with transaction.atomic():
         row = _locked_pending_request(requester_id, user_id)
-        row.delete()
+        _settle_and_delete(row)
     return Outcome("declined", _("Friend request declined."))
 
 
@@ -163,7 +180,7 @@ def cancel_friend_request(user, target):
     user_id, target_id = _sender_id(user), _other_id(target)
     with transaction.atomic():
         row = _locked_pending_request(user_id, target_id)
-        row.delete()
+        _settle_and_delete(row)
     return Outcome("cancelled", _("Friend request cancelled."))
 
 

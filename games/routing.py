@@ -3,6 +3,7 @@
 from django.urls import path
 
 from quickplay.consumers import QuickPlayConsumer
+from notices.consumers import NoticesConsumer
 
 from . import consumers, protocol
 
@@ -11,4 +12,5 @@ websocket_urlpatterns = [
     path("ws/table/<int:table_id>/", consumers.TableConsumer.as_asgi()),
     path("ws/play/", protocol.PlayConsumer.as_asgi()),
     path("ws/quickplay/", QuickPlayConsumer.as_asgi()),
+    path("ws/notices/", NoticesConsumer.as_asgi()),  # every page of a member (notices/consumers.py)
 ]

@@ -100,6 +100,7 @@ INSTALLED_APPS = [
     "ratings",
     "conduct",
     "quickplay",
+    "notices",
 ]
 
 MIDDLEWARE = [
@@ -303,6 +304,10 @@ CELERY_BEAT_SCHEDULE = {
     "quickplay-pairing": {
         "task": "quickplay.tasks.pair_waiting",
         "schedule": env_seconds("QUICKPLAY_PAIRING_SECONDS", 2.0),
+    },
+    "sweep-lapsed-site-presence": {  # notices/presence.py: pages of a web process that died
+        "task": "notices.tasks.sweep_presence",
+        "schedule": env_seconds("SWEEP_INTERVAL_SECONDS", 10.0),
     },
 }
 

@@ -21,6 +21,7 @@ urlpatterns += i18n_patterns(
     path("lesson/", include("lessons.urls")),
     path("leaderboard/", include("ratings.urls")),
     path("quickplay/", include("quickplay.urls")),
+    path("", include("notices.urls")),
     path("", include("games.urls")),
     prefix_default_language=True,
 )

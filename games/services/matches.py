@@ -28,6 +28,7 @@ from coins import memos
 from coins import services as coins
 from games import engine, fairness
 from joker_site.refusals import Refusal
+from notices import notify as notices
 
 from ..models import Match, MatchStatus, Table, TableStatus, Variant
 from . import broadcast, clocks
@@ -159,6 +160,8 @@ def start_match(table: Table) -> Match:
     table.save(update_fields=["status", "started_at"])
     _play_bot_seats(match, state)  # a practice bot may be first to act
     _save(match, state)  # version 1: the first position everyone sees
+    if not table.fill_with_bots:  # "your table is full, the match started" (notices/notify.py)
+        transaction.on_commit(lambda: notices.match_started(table.pk))
     return match
 
 

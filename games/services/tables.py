@@ -147,19 +147,27 @@ def check_table_password(table: Table, player, password: str, client_key: str):
         raise TableError("wrong_password", _("Wrong table password."))
 
 
-def sit(table_id: int, player, *, password: str = "", client_key: str = "", seat_index=None) -> Seat:
-    """Take a free seat. Sitting again where you already sit changes nothing."""
+def sit(table_id: int, player, *, password: str = "", client_key: str = "", seat_index=None,
+        invitation=None) -> Seat:
+    """Take a free seat. Sitting again where you already sit changes nothing.
+
+    `invitation` (an id) is a friend's one-use grant (notices/invitations.py): it is
+    spent here, with the seat and its stake, and stands in for the table's password."""
     with transaction.atomic():
         table = Table.objects.select_for_update(of=("self",)).select_related("creator__user").get(pk=table_id)
         existing = table.seats.filter(player=player, left_at__isnull=True).first()
         if existing:
             return existing
         _check_may_sit(table, player)
+        if invitation is not None:
+            from notices.invitations import redeem
+
+            redeem(invitation, table, player)
         if table.rematch_of_id is not None:
             # Only the players of the match before may sit, and they need no password.
             if not _played_the_match_before(table, player):
                 raise TableError("rematch_reserved", _("This rematch is kept for the players of the match before it."))
-        elif table.visibility == Visibility.PASSWORD and player.pk != table.creator_id:
+        elif table.visibility == Visibility.PASSWORD and player.pk != table.creator_id and invitation is None:
             check_table_password(table, player, password, client_key or f"player:{player.pk}")
         seat = _seat_player(table, player, seat_index)
         _start_if_full(table)
@@ -306,6 +314,10 @@ def _check_may_sit(table: Table, player) -> None:
             raise TableError("guest_friends", _("Friends-only tables are for the creator's friends; guests cannot join them."))
         if not can_see(table, player):
             raise TableError("friends_only", _("This table is for the creator's friends only."))
+
+
+def free_seat_count(table: Table) -> int:
+    return len(_free_seat_indexes(table))
 
 
 def _free_seat_indexes(table: Table):

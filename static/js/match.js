@@ -334,6 +334,7 @@
 
   document.addEventListener("htmx:wsBeforeMessage", function (event) {
     if (typeof event.detail.message !== "string") return;
+    if (event.target.closest && event.target.closest(".social")) return;  // the header's own socket (social.js)
     event.preventDefault();  // presented here, in order, one after the other
     queue.push(event.detail.message);
     pump();
