@@ -2,8 +2,8 @@
 
 from django.urls import path
 
-from quickplay.consumers import QuickPlayConsumer
 from notices.consumers import NoticesConsumer
+from quickplay.consumers import QuickPlayConsumer
 
 from . import consumers, protocol
 
