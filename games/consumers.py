@@ -158,19 +158,28 @@ class TableConsumer(MemberSocket, AsyncWebsocketConsumer):
             await self.send_state(keep_error=True)  # a stale tab catches up at once
 
     async def table_changed(self, event):
-        if not self.closing:
-            await self.send_state()
+        """A move (its notice carries the version) or a presence change (none): a position this
+        tab already shows costs nothing; a new one is rendered from this process's one read
+        of the table at that version (shared by every tab here)."""
+        version = event.get("version")
+        if self.closing or (version is not None and version <= getattr(self, "shown_version", -1)):
+            return
+        await self.send_state(version=version)
 
     async def table_check(self, event):
         """The sweeper's reminder of the table's version: only a tab that missed it renders again."""
         if event.get("version") is None or event["version"] > getattr(self, "shown_version", -1):
             await self.send_state()
 
-    async def send_state(self, keep_error=False):
+    async def send_state(self, keep_error=False, version=None):
         """This tab's view; a refusal shown earlier goes with the position it was about
-        (only the catch-up sent right after the refusal keeps it)."""
-        html, self.shown_version = await database_sync_to_async(table_fragment)(
-            self.table_id, self.player, self.language)
+        (only the catch-up sent right after the refusal keeps it). `version`: the one a
+        notice announced (a read of it made in this process serves)."""
+        html, shown = await database_sync_to_async(table_fragment)(
+            self.table_id, self.player, self.language, version)
+        if version is not None and shown <= getattr(self, "shown_version", -1):
+            return  # another notice's render already showed this position or a later one
+        self.shown_version = shown
         if not keep_error:
             html += render_to_string("games/_match_error.html", {"message": ""})
         await self.send(text_data=html)
@@ -267,12 +276,23 @@ def _refusal_message(table_id, change) -> str | None:
     return None
 
 
-def table_fragment(table_id, player, language) -> tuple[str, int]:
-    """The tab's HTML and the match version it shows (-1 before the match)."""
+def table_fragment(table_id, player, language, version=None) -> tuple[str, int]:
+    """The tab's HTML and the match version it shows (-1 before the match).
+
+    `version`: the one a notice announced. The match and its seats come from this
+    process's one read of the table at that version or later (games/protocol.py's
+    TableRead, shared with the JSON protocol's connections); without one, or before
+    the match, from the database."""
     from .match_views import page_context
     from .models import Table, TableStatus
+    from .protocol import shared_table_read
 
     with translation.override(language):
+        read = shared_table_read(table_id, version) if version is not None else None
+        if read is not None:
+            context = page_context(read.match.table, player, match=read.match)
+            html = render_to_string("games/_match.html", context) + render_to_string("games/_waiting_gone.html")
+            return html, context["version"]
         table = Table.objects.select_related("creator").get(pk=table_id)
         if table.status == TableStatus.CLOSED and not hasattr(table, "match"):
             return render_to_string("games/_table_closed.html", {"table": table, "oob": True}), -1

@@ -165,10 +165,10 @@ def match_context(sv: dict, me: int | None, refusals: dict | None = None, last_t
     }
 
 
-def page_context(table, player) -> dict:
+def page_context(table, player, match=None) -> dict:
     """Everything the match fragment shows `player` (a seat, or a spectator), the page
-    and every live update alike."""
-    match = table.match
+    and every live update alike (`match`: the table's match when the caller read it)."""
+    match = match if match is not None else table.match
     me = seat_of(table, player)
     state = load_state(match)
     sv = seat_view(match, me, state=state)

@@ -540,7 +540,8 @@ def _match_for_view(**lookup):
     from .services.matches import seats_with_players
 
     seats = Prefetch("table__seats", queryset=seats_with_players())
-    found = list(Match.objects.select_related("table").prefetch_related(seats).filter(**lookup)[:1])  # one at most
+    # The record is not read: the cached position and the log rows since it are (load_state).
+    found = list(Match.objects.select_related("table").prefetch_related(seats).defer("document").filter(**lookup)[:1])
     return found[0] if found else None
 
 
@@ -584,16 +585,25 @@ def _read_at_least(table_id, version):
     return read if read is not None and read.version >= version else None
 
 
+def shared_table_read(table_id, version):
+    """This process's read of a running match's table at `version` or later (the match with
+    its table and seats), made now when there is none; None before the match."""
+    read = _read_at_least(table_id, version)
+    if read is not None:
+        return read
+    started = time.monotonic()
+    match = _match_for_view(table_id=table_id)
+    if match is None or match.version < version:
+        return None
+    read = TableRead(match.version, started, match, list(match.table.seats.all()))
+    _remember_read(table_id, read)
+    return read
+
+
 def forget_table_reads() -> None:
     """Tests that rewrite a match by hand."""
     with _table_reads_lock:
         _table_reads.clear()
-
-
-def _seats_of(table_id):
-    from .services.matches import seats_with_players
-
-    return list(seats_with_players().filter(table_id=table_id))
 
 
 def _view_from(read: TableRead, player, state=None):
@@ -642,11 +652,13 @@ def _act(player, match_id, version, action):
     """Perform the action; (table id, the actor's new view) or a refusal (with the match's version)."""
     from .services.matches import perform
 
+    started = time.monotonic()
     outcome = perform(match_id, player, action, version)
-    # The committed match and position are what perform holds; the seats are read again
-    # now, after the commit, so that this read can serve the other seats' connections here.
+    # The committed match, its position and the seats perform read under the match's lock
+    # serve the other seats' connections here too. `started` is when the seats were read:
+    # a presence change's fresh read (its notice has no version) made after it wins.
     table_id = outcome.match.table_id
-    read = TableRead(outcome.version, time.monotonic(), outcome.match, _seats_of(table_id))
+    read = TableRead(outcome.version, started, outcome.match, list(outcome.match.table.seats.all()))
     _remember_read(table_id, read)
     return table_id, _view_from(read, player, outcome.state)
 

@@ -11,7 +11,7 @@ from django import template
 from django.core.cache import cache
 
 from games.fairness import check_deal
-from games.models import Match
+from games.services import match_log
 
 register = template.Library()
 
@@ -22,7 +22,7 @@ def deal_verified(match_id: int, entry: dict) -> bool:
     key = f"deal-verified:{match_id}:{index}:{entry['commitment']}"
     verified = cache.get(key)
     if verified is None:
-        deal = Match.objects.filter(pk=match_id).values_list(f"record__deals__{index}", flat=True).first()
+        deal = match_log.dealt(match_id, index)
         verified = isinstance(deal, dict) and check_deal(index, deal, entry).verified
         cache.set(key, verified, timeout=None)
     return verified
