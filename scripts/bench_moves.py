@@ -158,7 +158,7 @@ def main(argv=None):
     if profiler:
         import pstats
 
-        pstats.Stats(profiler, stream=sys.stderr).sort_stats("cumulative").print_stats(35)
+        pstats.Stats(profiler, stream=sys.stderr).sort_stats(os.environ.get("BENCH_SORT", "cumulative")).print_stats(35)
     return 0
 
 

@@ -207,19 +207,74 @@ def _locked_match(match_id: int, with_seats: bool = False) -> Match:
     match.table = Table.from_db(connection.alias, None, _converted(Table, row[len(_MATCH_COLUMNS):], connection))
     if with_seats:
         seats = seats_with_players().filter(table_id=match.table_id)
-        for seat in seats:
-            seat._state.fields_cache["table"] = match.table
+        seats._result_cache = _seat_rows(match.table, connection)
+        seats._prefetch_done = True
         match.table._prefetched_objects_cache = {"seats": seats}
     return match
 
 
+def _seats_sql():
+    from django.contrib.auth import get_user_model
+
+    from accounts.models import Player
+
+    from ..models import Seat
+
+    models = (Seat, Player, get_user_model())
+    columns = [[f.column for f in model._meta.concrete_fields] for model in models]
+    seat, player, user = (model._meta.db_table for model in models)
+    select = ", ".join([f's."{c}"' for c in columns[0]] + [f'p."{c}"' for c in columns[1]]
+                       + [f'u."{c}"' for c in columns[2]])
+    sql = (f'SELECT {select} FROM "{seat}" s LEFT JOIN "{player}" p ON p."id" = s."player_id" '
+           f'LEFT JOIN "{user}" u ON u."id" = p."user_id" WHERE s."table_id" = %s')
+    return sql, models, [len(c) for c in columns]
+
+
+_SEATS_SQL = None
+
+
+def _seat_rows(table: Table, connection) -> list:
+    """The table's seats with their players and users, as `seats_with_players` reads them,
+    in one plain statement (the ORM's compilation of that three-table join cost more than
+    the statement itself on every move)."""
+    global _SEATS_SQL
+    if _SEATS_SQL is None:
+        _SEATS_SQL = _seats_sql()
+    sql, (Seat, Player, User), (n_seat, n_player, _n_user) = _SEATS_SQL
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [table.pk])
+        rows = cursor.fetchall()
+    seats = []
+    for row in rows:
+        seat = Seat.from_db(connection.alias, None, _converted(Seat, row[:n_seat], connection))
+        seat._state.fields_cache["table"] = table
+        player = None
+        if seat.player_id is not None:
+            player = Player.from_db(connection.alias, None,
+                                    _converted(Player, row[n_seat:n_seat + n_player], connection))
+            user = None
+            if player.user_id is not None:
+                user = User.from_db(connection.alias, None, _converted(User, row[n_seat + n_player:], connection))
+            player._state.fields_cache["user"] = user
+        seat._state.fields_cache["player"] = player
+        seats.append(seat)
+    return seats
+
+
+_converters: dict = {}  # model -> [(column index, field, its converters)] (the fields that have any)
+
+
 def _converted(model, values, connection):
     """A raw row's values as the ORM would hand them to `from_db` (JSON parsed, and so on)."""
+    converters = _converters.get(model)
+    if converters is None:
+        converters = [(i, field, field.get_db_converters(connection))
+                      for i, field in enumerate(model._meta.concrete_fields)]
+        converters = _converters[model] = [entry for entry in converters if entry[2]]
     out = list(values)
-    for i, field in enumerate(model._meta.concrete_fields):
-        converters = field.get_db_converters(connection)
-        for converter in converters:
-            out[i] = converter(out[i], field, connection)
+    for i, field, functions in converters:
+        for function in functions:
+            out[i] = function(out[i], field, connection)
     return out
 
 
