@@ -385,7 +385,10 @@ def _save(match: Match, state) -> None:
     only if the match is still at this version, see `clock_ran_out`)."""
     from django.db import connection
 
-    entries = state.record_since(match._log_mark)
+    mark = getattr(match, "_log_mark", None)
+    if mark is None:  # a caller that did not load the position through load_state: where the log ends
+        mark = engine.state_from_record(match.record).record_mark()
+    entries = state.record_since(mark)
     match.version += 1
     match.turn_started_at = timezone.now()
     match.__dict__.pop("_record", None)
