@@ -23,7 +23,6 @@ import os
 import random
 import sys
 import time
-import urllib.parse
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -33,14 +32,10 @@ DATABASE_URL = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0
 
 
 def recreate_database():
-    import psycopg
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from loadtest import recreate_postgres
 
-    parts = urllib.parse.urlsplit(DATABASE_URL)
-    name = parts.path.lstrip("/")
-    admin = urllib.parse.urlunsplit(parts._replace(path="/postgres"))
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{name}"')
+    recreate_postgres(DATABASE_URL)
 
 
 def setup():

@@ -111,15 +111,20 @@ def tree_python():
 
 # --- the database and the bot members ------------------------------------------------------
 
-def recreate_database():
+def recreate_postgres(url):
+    """Drop and create the PostgreSQL database `url` names (scripts/bench_moves.py too)."""
     import psycopg
 
-    parts = urllib.parse.urlsplit(DATABASE_URL)
+    parts = urllib.parse.urlsplit(url)
     name = parts.path.lstrip("/")
     admin = urllib.parse.urlunsplit(parts._replace(path="/postgres"))
     with psycopg.connect(admin, autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def recreate_database():
+    recreate_postgres(DATABASE_URL)
     import redis
 
     redis.Redis.from_url(REDIS_URL).flushdb()

@@ -198,6 +198,8 @@ def _locked_match(match_id: int, with_seats: bool = False) -> Match:
     keeps stays true and the view after the move needs no further query."""
     from django.db import connection
 
+    if connection.vendor != "postgresql":  # SQLite (`make run`): the ORM's statements
+        return _locked_match_orm(match_id, with_seats)
     with connection.cursor() as cursor:
         cursor.execute(_LOCK_SQL, [match_id])
         row = cursor.fetchone()
@@ -211,6 +213,18 @@ def _locked_match(match_id: int, with_seats: bool = False) -> Match:
         seats._prefetch_done = True
         match.table._prefetched_objects_cache = {"seats": seats}
     return match
+
+
+def _locked_match_orm(match_id: int, with_seats: bool) -> Match:
+    matches = Match.objects.select_for_update(of=("self",)).select_related("table")
+    if with_seats:
+        from django.db.models import Prefetch
+
+        matches = matches.prefetch_related(Prefetch("table__seats", queryset=seats_with_players()))
+    try:
+        return matches.get(pk=match_id)
+    except Match.DoesNotExist:
+        raise MatchError("no_such_match", _("There is no such match.")) from None
 
 
 def _seats_sql():
@@ -374,15 +388,29 @@ _INSERT_LOG_SQL = (f'INSERT INTO "{MatchAction._meta.db_table}" ("match_id", "ve
 _MOVE_SQL = f'UPDATE "{Match._meta.db_table}" SET "version" = %s, "turn_started_at" = %s WHERE "id" = %s'
 _DEAL_SQL = (f'UPDATE "{Match._meta.db_table}" SET "version" = %s, "turn_started_at" = %s, '
              '"deal_commitments" = %s::jsonb WHERE "id" = %s')
-_END_FIELDS = ["document", "version", "turn_started_at", "deal_commitments", "status", "finished_at", "winners", "end_reason",
-               "end_seat"]
+_END_FIELDS = ["document", "version", "turn_started_at", "deal_commitments", "status", "finished_at", "winners",
+               "end_reason", "end_seat"]
 
 
 def _save(match: Match, state) -> None:
-    """Store the new position as the next version: one log row of what it adds to the
-    record (games/services/match_log.py) and the match row's changed columns, in plain
-    SQL (and, once the match is over, the whole record in its `document`). Start its move clock once it is committed (`clocks.move_started`; the clock acts
-    only if the match is still at this version, see `clock_ran_out`)."""
+    """Store the new position as the next version, and start its move clock once it is
+    committed (`clocks.move_started`; the clock acts only if the match is still at this
+    version, see `clock_ran_out`)."""
+    _store(match, state)
+    table_id, match_id, version = match.table_id, match.pk, match.version
+    # Only a committed version is a position anyone will ask for again.
+    key, saved = _state_key(match), state.copy()
+    transaction.on_commit(lambda: _remember_state(key, saved))
+    transaction.on_commit(lambda: broadcast.table_changed(table_id, version))
+    if match.status == MatchStatus.RUNNING:
+        clock_seconds = match.table.clock_seconds
+        transaction.on_commit(lambda: clocks.move_started(match_id, version, clock_seconds))
+
+
+def _store(match: Match, state) -> None:
+    """Write the next version (for `_save`): one log row of what it adds to the record
+    (games/services/match_log.py) and the match row's changed columns, in plain SQL on
+    PostgreSQL; once the match is over, the whole record in its `document` too."""
     from django.db import connection
 
     mark = getattr(match, "_log_mark", None)
@@ -392,26 +420,23 @@ def _save(match: Match, state) -> None:
     match.version += 1
     match.turn_started_at = timezone.now()
     match.__dict__.pop("_record", None)
+    match._log_mark = state.record_mark()
+    if match.status != MatchStatus.RUNNING:
+        # Over: the whole record is written once, for the records, replays and exports.
+        match.document = engine.to_record(state, match.document["players"])
+    if connection.vendor != "postgresql":  # SQLite (`make run`): the ORM's statements
+        MatchAction.objects.create(match=match, version=match.version, entries=entries)
+        match.save(update_fields=_END_FIELDS)
+        return
     with connection.cursor() as cursor:
         cursor.execute(_INSERT_LOG_SQL, [match.pk, match.version, json.dumps(entries)])
         if match.status != MatchStatus.RUNNING:
-            # Over: the whole record is written once, for the records, replays and exports.
-            match.document = engine.to_record(state, match.document["players"])
             match.save(update_fields=_END_FIELDS)
         elif any("deal" in entry for entry in entries):
             cursor.execute(_DEAL_SQL, [match.version, match.turn_started_at, json.dumps(match.deal_commitments),
                                        match.pk])
         else:
             cursor.execute(_MOVE_SQL, [match.version, match.turn_started_at, match.pk])
-    match._log_mark = state.record_mark()
-    table_id, match_id, version = match.table_id, match.pk, match.version
-    # Only a committed version is a position anyone will ask for again.
-    key, saved = _state_key(match), state.copy()
-    transaction.on_commit(lambda: _remember_state(key, saved))
-    transaction.on_commit(lambda: broadcast.table_changed(table_id, version))
-    if match.status == MatchStatus.RUNNING:
-        clock_seconds = match.table.clock_seconds
-        transaction.on_commit(lambda: clocks.move_started(match_id, version, clock_seconds))
 
 
 # --- Timeouts, leaving, resigning -----------------------------------------------------
