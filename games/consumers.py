@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from accounts.sockets import CLOSE_CREDENTIALS_GONE, user_group
 from joker_site.refusals import Refusal
 
+from .consumer_dispatch import DispatchWithoutHop
 from .frames import UnreadableFrame, read_json_object
 from .services import presence
 from .services.broadcast import LOBBY_GROUP, table_group
@@ -74,7 +75,7 @@ class MemberSocket:
         """Tell the page why its socket closes (the lobby's page has nowhere to show it)."""
 
 
-class LobbyConsumer(MemberSocket, AsyncWebsocketConsumer):
+class LobbyConsumer(DispatchWithoutHop, MemberSocket, AsyncWebsocketConsumer):
     """Tells the lobby page to refetch its list (with its own filters and rights)."""
 
     async def connect(self):
@@ -99,7 +100,7 @@ class LobbyConsumer(MemberSocket, AsyncWebsocketConsumer):
         await self.send(text_data=html)
 
 
-class TableConsumer(MemberSocket, AsyncWebsocketConsumer):
+class TableConsumer(DispatchWithoutHop, MemberSocket, AsyncWebsocketConsumer):
     """One browser tab at a table: the waiting room, then the live match.
 
     Incoming frames are htmx ws-send JSON: {"type": "act", "version": N, "play"/"bid"/"trump": ...},
@@ -290,7 +291,7 @@ def table_fragment(table_id, player, language, version=None) -> tuple[str, int]:
     with translation.override(language):
         read = shared_table_read(table_id, version) if version is not None else None
         if read is not None:
-            context = page_context(read.match.table, player, match=read.match)
+            context = page_context(read.match.table, player, match=read.match, public=read.public_seats())
             html = render_to_string("games/_match.html", context) + render_to_string("games/_waiting_gone.html")
             return html, context["version"]
         table = Table.objects.select_related("creator").get(pk=table_id)

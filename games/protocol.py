@@ -17,7 +17,7 @@ import threading
 import time
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -29,6 +29,7 @@ from django.utils.translation import gettext_lazy
 from accounts.sockets import CLOSE_CREDENTIALS_GONE, token_group, user_group
 from joker_site.refusals import Refusal  # every service's refusals are one, sent as they are
 
+from .consumer_dispatch import DispatchWithoutHop
 from .frames import NotAnObject, UnreadableFrame, read_json_object
 from .services import presence
 from .services.broadcast import table_group
@@ -113,7 +114,7 @@ class TokenOrSameOrigin:
         return await self.same_origin_only(scope, receive, send)
 
 
-class PlayConsumer(AsyncWebsocketConsumer):
+class PlayConsumer(DispatchWithoutHop, AsyncWebsocketConsumer):
     """One program's connection: any number of tables, one seat at each."""
 
     async def connect(self):
@@ -562,6 +563,17 @@ class TableRead:
     started: float  # time.monotonic() when the read began: of two reads of one version, the later wins
     match: object
     seats: list
+    # What every seat's view of this read shares, made by the first view: the public seats
+    # (their ratings come through the cache, a Redis round trip per view otherwise).
+    shared: dict = field(default_factory=dict, compare=False)
+
+    def public_seats(self):
+        from .services.presenter import public_seats
+
+        public = self.shared.get("public_seats")
+        if public is None:
+            public = self.shared["public_seats"] = public_seats(self.match.table, self.seats)
+        return public
 
 
 _table_reads: OrderedDict = OrderedDict()  # table id -> TableRead
@@ -610,7 +622,8 @@ def _view_from(read: TableRead, player, state=None):
     from .services.matches import held_seat
     from .services.presenter import seat_view
 
-    return seat_view(read.match, held_seat(read.seats, player), state, seats=read.seats)
+    return seat_view(read.match, held_seat(read.seats, player), state, seats=read.seats,
+                     public=read.public_seats())
 
 
 def _table_payload(table_id, player, version=None):

@@ -11,6 +11,9 @@ with the announced version) and the HTML fragment of every seat
 previous position (the move was made elsewhere), then again from what that
 first read left.
 
+With BENCH_REDIS_URL set (a Redis database it empties) the cache, the channel layer and
+Celery's broker are Redis, as in production, and their commands are counted too.
+
 Prints one `name: value` line per figure (CPU is `time.process_time`, so a
 busy machine slows it down less than wall time): SQL statements and bytes sent
 to PostgreSQL per move, CPU per move, and per seat and move the JSON and HTML
@@ -29,6 +32,39 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 DATABASE_URL = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/joker_bench_moves")
+REDIS_URL = os.environ.get("BENCH_REDIS_URL", "")
+
+
+class RedisCounter:
+    """Every Redis command this process sends (the cache, the channel layer, Celery's broker)."""
+
+    def __init__(self):
+        self.commands = 0
+        self.part = None
+
+    def install(self):
+        import redis
+        import redis.asyncio
+
+        counter = self
+        sync_execute, async_execute = redis.Redis.execute_command, redis.asyncio.Redis.execute_command
+        sync_pipe = redis.client.Pipeline.execute
+
+        def counted(self, *args, **options):
+            counter.commands += 1
+            return sync_execute(self, *args, **options)
+
+        async def counted_async(self, *args, **options):
+            counter.commands += 1
+            return await async_execute(self, *args, **options)
+
+        def counted_pipeline(self, *args, **options):
+            counter.commands += len(self.command_stack)
+            return sync_pipe(self, *args, **options)
+
+        redis.Redis.execute_command = counted
+        redis.asyncio.Redis.execute_command = counted_async
+        redis.client.Pipeline.execute = counted_pipeline
 
 
 def recreate_database():
@@ -40,7 +76,13 @@ def recreate_database():
 
 def setup():
     os.environ["DATABASE_URL"] = DATABASE_URL
-    os.environ.pop("REDIS_URL", None)  # the local cache and channel layer: only PostgreSQL is counted
+    if REDIS_URL:  # the production shape's cache, channel layer and broker, counted too
+        os.environ["REDIS_URL"] = REDIS_URL
+        import redis
+
+        redis.Redis.from_url(REDIS_URL).flushdb()
+    else:
+        os.environ.pop("REDIS_URL", None)  # the local cache and channel layer: only PostgreSQL is counted
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "joker_site.settings")
     os.environ.setdefault("SECRET_KEY", "bench-only")
     import django
@@ -69,6 +111,9 @@ def main(argv=None):
     parser.add_argument("moves", nargs="?", type=int, default=300)
     parser.add_argument("--profile", action="store_true")
     args = parser.parse_args(argv)
+    redis_commands = RedisCounter()
+    if REDIS_URL:
+        redis_commands.install()
     recreate_database()
     setup()
     from django.contrib.auth import get_user_model
@@ -101,12 +146,14 @@ def main(argv=None):
 
         profiler = cProfile.Profile()
     made = 0
+    redis_move = redis_views = 0
     version = match.version
     state = matches.load_state(match)
     while made < args.moves and state.to_act is not None:
         seat = state.to_act
         action = rng.choice(state.legal_actions(seat)).to_record()
         action.pop("seat")
+        redis_before = redis_commands.commands
         with connection.execute_wrapper(move):
             if profiler:
                 profiler.enable()
@@ -116,6 +163,8 @@ def main(argv=None):
             if profiler:
                 profiler.disable()
         made += 1
+        redis_move += redis_commands.commands - redis_before
+        redis_before = redis_commands.commands
         before, version, state = state, outcome.version, outcome.state
         others = [s for s in by_seat if s != seat]
         # The other seats' process: it holds the previous position only.
@@ -136,12 +185,16 @@ def main(argv=None):
                 cpu["html_first" if i == 0 else "html_shared"] += time.process_time() - started
                 sizes["html"] += len(html.encode())
                 counted["html"] += 1
+        redis_views += redis_commands.commands - redis_before
     seats_other = max(counted["json"], 1)
     seats_html = max(counted["html"], 1)
     print(f"moves: {made}")
     print(f"move_statements_per_move: {move.statements / made:.2f}")
     print(f"move_sql_bytes_per_move: {move.bytes / made:.0f}")
     print(f"move_cpu_ms: {cpu['move'] / made * 1000:.2f}")
+    if REDIS_URL:
+        print(f"move_redis_commands_per_move: {redis_move / made:.2f}")
+        print(f"views_redis_commands_per_seat_move: {redis_views / (seats_other + seats_html):.2f}")
     print(f"json_view_statements_per_seat_move: {json_view.statements / seats_other:.2f}")
     print(f"json_view_first_cpu_ms: {cpu['json_first'] / made * 1000:.2f}")
     print(f"json_view_shared_cpu_ms: {cpu['json_shared'] / max(seats_other - made, 1) * 1000:.2f}")

@@ -20,12 +20,21 @@ def deal_verified(match_id: int, entry: dict) -> bool:
     """The server's check of one revealed deal (cached: a finished deal never changes)."""
     index = entry["deal"]
     key = f"deal-verified:{match_id}:{index}:{entry['commitment']}"
-    verified = cache.get(key)
+    verified = _verified.get(key)  # never changes: this process's copy first, then the shared cache
+    if verified is None:
+        verified = cache.get(key)
     if verified is None:
         deal = match_log.dealt(match_id, index)
         verified = isinstance(deal, dict) and check_deal(index, deal, entry).verified
         cache.set(key, verified, timeout=None)
+    if key not in _verified:
+        if len(_verified) >= 4096:
+            _verified.pop(next(iter(_verified)))
+        _verified[key] = verified
     return verified
+
+
+_verified: dict = {}
 
 
 @register.inclusion_tag("games/_match_fairness.html")
