@@ -93,6 +93,15 @@ def setup():
     call_command("migrate", verbosity=0)
 
 
+def _size(param) -> int:
+    """A parameter's size as sent (a JSON value's text, not its adapter's name)."""
+    import json
+
+    if hasattr(param, "obj"):  # psycopg's Jsonb/Json wrapper of a JSONField value
+        return len(json.dumps(param.obj))
+    return len(str(param))
+
+
 class Counter:
     """Every statement sent on the default connection: how many, and how many bytes."""
 
@@ -102,7 +111,7 @@ class Counter:
 
     def __call__(self, execute, sql, params, many, context):
         self.statements += 1
-        self.bytes += len(sql) + sum(len(str(p)) for p in (params or ()))
+        self.bytes += len(sql) + sum(_size(p) for p in (params or ()))
         return execute(sql, params, many, context)
 
 
