@@ -583,7 +583,7 @@ def run(matches):
         stop_site(site)
     for error in measures.errors[:10]:
         log(f"error: {error}")
-    steady = max(elapsed - WARMUP, 1e-9)
+    steady = max(min(elapsed, DURATION) - WARMUP, 1e-9)  # no move is sent after the deadline
     moves = len(measures.move_ms) + len(measures.browser_move_ms)
     log(f"loadtest: {measures.matches_started} matches started, {measures.matches_finished} finished, "
         f"{moves} moves in the steady {steady:.1f} s; load average {os.getloadavg()[0]:.1f}")

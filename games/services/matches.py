@@ -207,6 +207,7 @@ def _locked_match(match_id: int, with_seats: bool = False) -> Match:
         raise MatchError("no_such_match", _("There is no such match."))
     match = Match.from_db(connection.alias, None, _converted(Match, row[:len(_MATCH_COLUMNS)], connection))
     match.table = Table.from_db(connection.alias, None, _converted(Table, row[len(_MATCH_COLUMNS):], connection))
+    match.table._state.fields_cache["match"] = match  # table.match, as select_related would leave it
     if with_seats:
         seats = seats_with_players().filter(table_id=match.table_id)
         seats._result_cache = _seat_rows(match.table, connection)
