@@ -21,6 +21,7 @@ from chat.sockets import BROWSER_FRAMES as CHAT_FRAMES
 from chat.sockets import ChatSocket
 from joker_site.refusals import Refusal
 
+from .consumer_dispatch import DispatchWithoutHop
 from .frames import UnreadableFrame, read_json_object
 from .services import presence, spectators
 from .services.broadcast import LOBBY_GROUP, table_group
@@ -79,7 +80,7 @@ class MemberSocket:
         """Tell the page why its socket closes (the lobby's page has nowhere to show it)."""
 
 
-class LobbyConsumer(MemberSocket, AsyncWebsocketConsumer):
+class LobbyConsumer(DispatchWithoutHop, MemberSocket, AsyncWebsocketConsumer):
     """Tells the lobby page to refetch its list (with its own filters and rights)."""
 
     async def connect(self):
@@ -125,7 +126,7 @@ class LobbyConsumer(MemberSocket, AsyncWebsocketConsumer):
         await self.send(text_data=html)
 
 
-class TableConsumer(ChatSocket, MemberSocket, AsyncWebsocketConsumer):
+class TableConsumer(DispatchWithoutHop, ChatSocket, MemberSocket, AsyncWebsocketConsumer):
     """One browser tab at a table: the waiting room, then the live match.
 
     Incoming frames are htmx ws-send JSON: {"type": "act", "version": N, "play"/"bid"/"trump": ...},
@@ -217,23 +218,32 @@ class TableConsumer(ChatSocket, MemberSocket, AsyncWebsocketConsumer):
             await self.send_state(keep_error=True)  # a stale tab catches up at once
 
     async def table_changed(self, event):
-        if not self.closing:
-            await self.send_state()
+        """A move (its notice carries the version) or a presence change (none): a position this
+        tab already shows costs nothing; a new one is rendered from this process's one read
+        of the table at that version (shared by every tab here)."""
+        version = event.get("version")
+        if self.closing or (version is not None and version <= getattr(self, "shown_version", -1)):
+            return
+        await self.send_state(version=version)
 
     async def table_check(self, event):
         """The sweeper's reminder of the table's version: only a tab that missed it renders again."""
         if event.get("version") is None or event["version"] > getattr(self, "shown_version", -1):
             await self.send_state()
 
-    async def send_state(self, keep_error=False):
+    async def send_state(self, keep_error=False, version=None):
         """This tab's view; a refusal shown earlier goes with the position it was about
-        (only the catch-up sent right after the refusal keeps it)."""
+        (only the catch-up sent right after the refusal keeps it). `version`: the one a
+        notice announced (a read of it made in this process serves)."""
         try:
-            html, self.shown_version = await database_sync_to_async(table_fragment)(
-                self.table_id, self.player, self.language)
+            html, shown = await database_sync_to_async(table_fragment)(
+                self.table_id, self.player, self.language, version)
         except WatchRefused as refusal:  # the match started under a watcher who may not see it
             await self.refuse_watcher(refusal)
             return
+        if version is not None and shown <= getattr(self, "shown_version", -1):
+            return  # another notice's render already showed this position or a later one
+        self.shown_version = shown
         if not keep_error:
             html += render_to_string("games/_match_error.html", {"message": ""})
         await self.send(text_data=html)
@@ -346,22 +356,33 @@ def _refusal_message(table_id, change) -> str | None:
     return None
 
 
-def table_fragment(table_id, player, language) -> tuple[str, int]:
-    """The tab's HTML and the match version it shows (-1 before the match)."""
+def table_fragment(table_id, player, language, version=None) -> tuple[str, int]:
+    """The tab's HTML and the match version it shows (-1 before the match).
+
+    `version`: the one a notice announced. The match and its seats come from this
+    process's one read of the table at that version or later (games/protocol.py's
+    TableRead, shared with the JSON protocol's connections); without one, or before
+    the match, from the database."""
     from .match_views import page_context
     from .models import Table, TableStatus
+    from .protocol import shared_table_read
 
     with translation.override(language):
-        table = Table.objects.select_related("creator").get(pk=table_id)
-        if table.status == TableStatus.CLOSED and not hasattr(table, "match"):
-            return render_to_string("games/_table_closed.html", {"table": table, "oob": True}), -1
-        if table.status == TableStatus.OPEN or not hasattr(table, "match"):
-            seats = {s.index: s for s in table.seats.select_related("player")}
-            return render_to_string("games/_seat_list.html", {
-                "table": table, "seats": [seats.get(i) for i in range(table.seat_count)], "oob": True,
-            }), -1
-        context = page_context(table, player)
-        if context["me"] is None:
+        read = shared_table_read(table_id, version) if version is not None else None
+        if read is not None:
+            table = read.match.table
+            context = page_context(table, player, match=read.match, public=read.public_seats())
+        else:
+            table = Table.objects.select_related("creator").get(pk=table_id)
+            if table.status == TableStatus.CLOSED and not hasattr(table, "match"):
+                return render_to_string("games/_table_closed.html", {"table": table, "oob": True}), -1
+            if table.status == TableStatus.OPEN or not hasattr(table, "match"):
+                seats = {s.index: s for s in table.seats.select_related("player")}
+                return render_to_string("games/_seat_list.html", {
+                    "table": table, "seats": [seats.get(i) for i in range(table.seat_count)], "oob": True,
+                }), -1
+            context = page_context(table, player)
+        if context["me"] is None:  # a watcher: the shared read serves them only if they may watch
             refusal = spectators.watch_refusal(table, player)
             if refusal is not None:
                 raise refusal

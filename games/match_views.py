@@ -173,13 +173,14 @@ def match_context(sv: dict, me: int | None, refusals: dict | None = None, last_t
     }
 
 
-def page_context(table, player) -> dict:
+def page_context(table, player, match=None, public=None) -> dict:
     """Everything the match fragment shows `player` (a seat, or a spectator), the page
-    and every live update alike."""
-    match = table.match
+    and every live update alike (`match`: the table's match when the caller read it;
+    `public`: its public seats, shared by every seat's view of one read)."""
+    match = match if match is not None else table.match
     me = seat_of(table, player)
     state = load_state(match)
-    sv = seat_view(match, me, state=state)
+    sv = seat_view(match, me, state=state, public=public)
     return match_context(sv, me, card_refusals(state, me), finished_trick(match, sv["view"])) | {
         "table": table,
         "rematch": rematch_offer(table, player),

@@ -166,7 +166,11 @@ class MatchStatus(models.TextChoices):
 
 class Match(models.Model):
     table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="match")
-    record = models.JSONField(help_text="The joker-record/1 document, every dealt card included (server only).")
+    # While the match runs, the joker-record/1 document's head (format, variant, options,
+    # players): the deals and the end are in the action log (MatchAction), a row per version.
+    # Once the match is over, the whole record, written once, so that the records, replays
+    # and exports read one row (the log stays as it was written).
+    document = models.JSONField(help_text="The joker-record/1 document's head while the match runs, all of it once over.")
     version = models.PositiveIntegerField(default=0)
     status = models.CharField(max_length=10, choices=MatchStatus.choices, default=MatchStatus.RUNNING, db_index=True)
     # Per deal: the commitment shown before the deal and the salt revealed after it.
@@ -188,3 +192,48 @@ class Match(models.Model):
 
     def __str__(self):
         return f"Match #{self.pk} ({self.table})"
+
+    @property
+    def record(self) -> dict:
+        """The joker-record/1 document at this match's `version`, every dealt card included
+        (server only): the stored document once the match is over, else its head and the
+        action log's rows up to the version, assembled once per object and version."""
+        if "deals" in self.document:
+            return self.document
+        cached = self.__dict__.get("_record")
+        if cached is None or cached[0] != self.version:
+            from .services.match_log import assemble
+
+            cached = (self.version, assemble(self.document, self.log_rows(self.version)))
+            self.__dict__["_record"] = cached
+        return cached[1]
+
+    def log_rows(self, up_to: int, after: int = 0) -> list:
+        """The action log's entries of versions `after` < v <= `up_to`, in order."""
+        return list(MatchAction.objects.filter(match_id=self.pk, version__gt=after, version__lte=up_to)
+                    .order_by("version").values_list("entries", flat=True))
+
+    def refresh_from_db(self, *args, **kwargs):
+        self.__dict__.pop("_record", None)
+        super().refresh_from_db(*args, **kwargs)
+
+
+class MatchAction(models.Model):
+    """One version of a match: what it added to the record (append-only, never rewritten).
+
+    `entries` is a list of {"actions": [record actions]} (appended to the last deal),
+    {"deal": a record deal} (a new deal, with its actions) and {"end": {reason, seat}}
+    (games/services/match_log.py)."""
+
+    # The unique (match, version) index serves every read: no index of its own on the match.
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="log", db_index=False)
+    version = models.PositiveIntegerField()
+    entries = models.JSONField()
+
+    class Meta:
+        verbose_name = _("match action")
+        verbose_name_plural = _("match actions")
+        constraints = [models.UniqueConstraint(fields=["match", "version"], name="match_action_unique_version")]
+
+    def __str__(self):
+        return f"{self.match_id} v{self.version}"

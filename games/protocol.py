@@ -17,7 +17,7 @@ import threading
 import time
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -31,6 +31,7 @@ from chat.sockets import ProtocolChat
 from joker_site.refusals import Refusal  # every service's refusals are one, sent as they are
 from quickplay.protocol import QuickPlayProtocol
 
+from .consumer_dispatch import DispatchWithoutHop
 from .frames import NotAnObject, UnreadableFrame, read_json_object
 from .services import presence, spectators
 from .services.broadcast import table_group
@@ -115,7 +116,7 @@ class TokenOrSameOrigin:
         return await self.same_origin_only(scope, receive, send)
 
 
-class PlayConsumer(QuickPlayProtocol, ProtocolChat, AsyncWebsocketConsumer):
+class PlayConsumer(DispatchWithoutHop, QuickPlayProtocol, ProtocolChat, AsyncWebsocketConsumer):
     """One program's connection: any number of tables, one seat at each (and the quick play
     queue: quickplay/protocol.py; table chat: chat/sockets.py)."""
 
@@ -592,7 +593,8 @@ def _match_for_view(**lookup):
     from .services.matches import seats_with_players
 
     seats = Prefetch("table__seats", queryset=seats_with_players())
-    found = list(Match.objects.select_related("table").prefetch_related(seats).filter(**lookup)[:1])  # one at most
+    # The record is not read: the cached position and the log rows since it are (load_state).
+    found = list(Match.objects.select_related("table").prefetch_related(seats).defer("document").filter(**lookup)[:1])
     return found[0] if found else None
 
 
@@ -613,6 +615,17 @@ class TableRead:
     started: float  # time.monotonic() when the read began: of two reads of one version, the later wins
     match: object
     seats: list
+    # What every seat's view of this read shares, made by the first view: the public seats
+    # (their ratings come through the cache, a Redis round trip per view otherwise).
+    shared: dict = field(default_factory=dict, compare=False)
+
+    def public_seats(self):
+        from .services.presenter import public_seats
+
+        public = self.shared.get("public_seats")
+        if public is None:
+            public = self.shared["public_seats"] = public_seats(self.match.table, self.seats)
+        return public
 
 
 _table_reads: OrderedDict = OrderedDict()  # table id -> TableRead
@@ -636,23 +649,33 @@ def _read_at_least(table_id, version):
     return read if read is not None and read.version >= version else None
 
 
+def shared_table_read(table_id, version):
+    """This process's read of a running match's table at `version` or later (the match with
+    its table and seats), made now when there is none; None before the match."""
+    read = _read_at_least(table_id, version)
+    if read is not None:
+        return read
+    started = time.monotonic()
+    match = _match_for_view(table_id=table_id)
+    if match is None or match.version < version:
+        return None
+    read = TableRead(match.version, started, match, list(match.table.seats.all()))
+    _remember_read(table_id, read)
+    return read
+
+
 def forget_table_reads() -> None:
     """Tests that rewrite a match by hand."""
     with _table_reads_lock:
         _table_reads.clear()
 
 
-def _seats_of(table_id):
-    from .services.matches import seats_with_players
-
-    return list(seats_with_players().filter(table_id=table_id))
-
-
 def _view_from(read: TableRead, player, state=None):
     from .services.matches import held_seat
     from .services.presenter import seat_view
 
-    return seat_view(read.match, held_seat(read.seats, player), state, seats=read.seats)
+    return seat_view(read.match, held_seat(read.seats, player), state, seats=read.seats,
+                     public=read.public_seats())
 
 
 def _state_or_refusal(read: TableRead, player):
@@ -707,11 +730,13 @@ def _act(player, match_id, version, action):
     """Perform the action; (table id, the actor's new view) or a refusal (with the match's version)."""
     from .services.matches import perform
 
+    started = time.monotonic()
     outcome = perform(match_id, player, action, version)
-    # The committed match and position are what perform holds; the seats are read again
-    # now, after the commit, so that this read can serve the other seats' connections here.
+    # The committed match, its position and the seats perform read under the match's lock
+    # serve the other seats' connections here too. `started` is when the seats were read:
+    # a presence change's fresh read (its notice has no version) made after it wins.
     table_id = outcome.match.table_id
-    read = TableRead(outcome.version, time.monotonic(), outcome.match, _seats_of(table_id))
+    read = TableRead(outcome.version, started, outcome.match, list(outcome.match.table.seats.all()))
     _remember_read(table_id, read)
     return table_id, _view_from(read, player, outcome.state)
 

@@ -234,7 +234,7 @@ def match_history(player: Player, viewer: Player | None):
     return (
         Match.objects.filter(Exists(seats), table__in=visible_tables)
         .select_related("table")
-        .defer("record", "deal_commitments")
+        .defer("document", "deal_commitments")
         .annotate(my_seat=seats.values("index")[:1], my_left=seats.values("left_at")[:1])
         .prefetch_related("table__seats__player")
         .order_by("-created_at", "-pk")

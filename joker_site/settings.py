@@ -160,10 +160,12 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            # channels_redis's layer with a pool that waits for a free connection (joker_site/channel_layer.py).
-            "BACKEND": "joker_site.channel_layer.RedisChannelLayer",
+            # Redis pub/sub: one PUBLISH per notice, pushed to each web process
+            # (joker_site/channel_layer.py); CHANNEL_LAYER=lists for channels_redis's lists.
+            "BACKEND": "joker_site.channel_layer.RedisListChannelLayer"
+            if os.environ.get("CHANNEL_LAYER", "pubsub") == "lists" else "joker_site.channel_layer.RedisChannelLayer",
             "CONFIG": {
-                # redis-py 8 times reads out after 5 s by default, exactly as long as the
+                # (The lists layer:) redis-py 8 times reads out after 5 s by default, exactly as long as the
                 # BZPOPMIN a consumer blocks in: without more room a busy consumer's
                 # receive dies with "Timeout reading" and its socket closes (1011).
                 # Each web process opens at most REDIS_LAYER_CONNECTIONS connections; a

@@ -15,7 +15,16 @@ from .errors import (
 )
 from .japanese import JapaneseOptions, JapaneseState
 from .randomplay import play_random, random_deal
-from .record import FORMAT, catch_up, new_state, replay_record, replay_text, state_from_record, to_record
+from .record import (
+    FORMAT,
+    catch_up,
+    catch_up_log,
+    new_state,
+    replay_record,
+    replay_text,
+    state_from_record,
+    to_record,
+)
 from .state import GameState
 
 __all__ = [
@@ -38,6 +47,7 @@ __all__ = [
     "RecordError",
     "action_from_record",
     "catch_up",
+    "catch_up_log",
     "deal_arguments",
     "deal_from_deck",
     "full_deck",

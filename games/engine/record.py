@@ -145,6 +145,26 @@ def catch_up(state, doc) -> None:
         state.end_game(end.get("reason"), end.get("seat"))
 
 
+def catch_up_log(state, rows) -> None:
+    """Like ``catch_up``, from the rows of a match's action log that follow ``state``'s
+    position (games/services/match_log.py; each row a list of {"actions"}, {"deal"},
+    {"end"} entries, as ``GameState.record_since`` gives them). A row that does not fit
+    raises like a replay does."""
+    for entries in rows:
+        for entry in entries:
+            if "actions" in entry:
+                state.apply_records(entry["actions"])
+            elif "deal" in entry:
+                deal = entry["deal"]
+                if "columns" in deal:
+                    state.deal(deal["hands"], deal["columns"])
+                else:
+                    state.deal(deal["hands"], deal.get("trump_card"))
+                state.apply_records(deal["actions"])
+            elif "end" in entry and state.end is None:
+                state.end_game(entry["end"].get("reason"), entry["end"].get("seat"))
+
+
 def refusal(error: RecordError) -> dict:
     return {"ok": False, "deal": error.deal, "action": error.action, "error": f"{error.code}: {error.message}"}
 

@@ -447,6 +447,37 @@ class GameState(ABC):
             out.append(self._deal_record(*self._current_deal()))
         return out
 
+    def record_mark(self) -> tuple[int, int, bool]:
+        """Where the record of this position ends: (deals, actions of the last deal, ended).
+        Pass it to ``record_since`` on a later position of the same game."""
+        deals = len(self._deals) + (self._dealt is not None)
+        if self._dealt is not None:
+            last = len(self._actions)
+        else:
+            last = len(self._deals[-1][-1]) if self._deals else 0
+        return deals, last, bool(self._end)
+
+    def record_since(self, mark: tuple[int, int, bool]) -> list[dict]:
+        """What the record gained since the position ``mark`` was taken of, as log entries:
+        {"actions": [...]} (more actions of the deal that was last), {"deal": {...}, "index": n} (a
+        new deal with its actions, and its place in the record), {"end": {...}}. Only the deals touched are converted."""
+        deals, last, ended = mark
+        entries = []
+        finished = len(self._deals)
+        start = max(deals - 1, 0)
+        touched = [self._deal_record(*d) for d in self._deals[start:]]
+        if self._dealt is not None and start <= finished:
+            touched.append(self._deal_record(*self._current_deal()))
+        if deals > 0 and touched:
+            more = touched[0]["actions"][last:]
+            if more:
+                entries.append({"actions": more})
+            touched = touched[1:]
+        entries.extend({"deal": deal, "index": deals + i} for i, deal in enumerate(touched))
+        if self._end and not ended:
+            entries.append({"end": self.end})
+        return entries
+
     # --- what a seat may see ------------------------------------------------------------------
 
     def view(self, seat: int | None) -> dict:

@@ -114,8 +114,9 @@ def running_matches(player, *, variant=None, stake=None, limit=RUNNING_LIST_LENG
         Prefetch("seats", queryset=Seat.objects.select_related("player__user").order_by("index")))[:limit])
     ratings = shown_ratings((seat.player_id, table.variant) for table in tables for seat in table.seats.all()
                             if seat.player_id and not seat.player.is_guest)
-    # Without the record: load_state reads it only when this process holds no position of the match.
-    matches = {match.table_id: match for match in Match.objects.filter(table__in=tables).defer("record")}
+    # A running match's document is only its head; load_state reads the log only when this
+    # process holds no position of the match at its version.
+    matches = {match.table_id: match for match in Match.objects.filter(table__in=tables)}
     watching = spectators.counts(table.pk for table in tables)
     listed = []
     for table in tables:

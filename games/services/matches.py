@@ -14,6 +14,7 @@ one (a double tap, a message the websocket resent after reconnecting) changes
 nothing. Every refusal is a `MatchError` (a `joker_site.refusals.Refusal`).
 """
 
+import json
 import logging
 import threading
 from collections import OrderedDict
@@ -30,8 +31,8 @@ from games import engine, fairness
 from joker_site.refusals import Refusal
 from notices import notify as notices
 
-from ..models import Match, MatchStatus, Table, TableStatus, Variant
-from . import broadcast, clocks
+from ..models import Match, MatchAction, MatchStatus, Table, TableStatus, Variant
+from . import broadcast, clocks, match_log
 from .results import standings
 
 log = logging.getLogger(__name__)
@@ -75,27 +76,25 @@ def _state_key(match: Match):
 def load_state(match: Match):
     """The engine state of `match` at its version: a copy the caller may change.
 
-    A `match` read without its record (`defer("record")`, the cheap read for a
-    view) that misses the cache is read again whole: the record read now may be
-    of a later version than the row, and a position must never be shown, or
-    remembered, under another version's number."""
+    The record is the action log up to the row's version (games/services/match_log.py),
+    so a position is never shown, or remembered, under another version's number. The
+    match remembers where the loaded position's record ends: `_save` logs what a change
+    adds after it."""
     key = _state_key(match)
     with _states_lock:
         cached = _states.get(key)
         if cached is not None:
             _states.move_to_end(key)
     if cached is None:
-        if "record" in match.get_deferred_fields():
-            match.refresh_from_db(fields=_ROW_FIELDS)  # one query: version, record and the rest agree
-            return load_state(match)
         cached = _caught_up(match) or engine.state_from_record(match.record)
         _remember_state(key, cached)
+    match._log_mark = cached.record_mark()
     return cached.copy()
 
 
 def _caught_up(match: Match):
-    """The position at `match.version` from an earlier cached one and the record's new
-    actions, or None when this process holds no earlier position of the match."""
+    """The position at `match.version` from an earlier cached one and the log rows written
+    since (only those are read), or None when this process holds no earlier position."""
     match_key = _state_key(match)[:2]
     with _states_lock:
         version = _newest_version.get(match_key)
@@ -104,15 +103,14 @@ def _caught_up(match: Match):
         return None
     state = earlier.copy()
     try:
-        engine.catch_up(state, match.record)
+        rows = match.log_rows(match.version, after=version)
+        if len(rows) != match.version - version:
+            raise ValueError(f"{len(rows)} log rows for versions {version + 1}-{match.version}")
+        match_log.catch_up(state, rows)
     except Exception:  # never trust a shortcut over the full replay
         log.exception("catching match %s up from version %s failed; replaying it whole", match.pk, version)
         return None
     return state
-
-
-# Every column of a match but its table (which never changes and is already loaded).
-_ROW_FIELDS = [f.attname for f in Match._meta.concrete_fields if f.attname not in ("id", "table_id")]
 
 
 def _remember_state(key, state) -> None:
@@ -151,8 +149,9 @@ def start_match(table: Table) -> Match:
     state = engine.new_state(table.variant, options)
     match_secrets = []
     fairness.deal_next(state, match_secrets)
-    match = Match.objects.create(table=table, record=engine.to_record(state, _players(table)), version=0,
-                                 deal_commitments=match_secrets)
+    match = Match.objects.create(table=table, document=match_log.head_of(engine.to_record(state, _players(table))),
+                                 version=0, deal_commitments=match_secrets)
+    match._log_mark = (0, 0, False)  # version 0 is the head alone: version 1 logs the first deal
     if table.is_coin_table:
         coins.seal(table.escrow_key)  # from now on stakes only leave by payout or refund
     table.status = TableStatus.PLAYING
@@ -183,12 +182,44 @@ def held_seat(seats, player) -> int | None:
     return next((seat.index for seat in seats if seat.player_id == player.pk and seat.left_at is None), None)
 
 
+_MATCH_COLUMNS = [f.column for f in Match._meta.concrete_fields]
+_TABLE_COLUMNS = [f.column for f in Table._meta.concrete_fields]
+# Plain SQL: compiling the ORM's select_for_update with its join cost five times the
+# statement's own client time on every move (the issue's profile).
+_LOCK_SQL = (
+    "SELECT " + ", ".join([f'm."{c}"' for c in _MATCH_COLUMNS] + [f't."{c}"' for c in _TABLE_COLUMNS])
+    + f' FROM "{Match._meta.db_table}" m JOIN "{Table._meta.db_table}" t ON t."id" = m."table_id"'
+    + ' WHERE m."id" = %s FOR UPDATE OF m'
+)
+
+
 def _locked_match(match_id: int, with_seats: bool = False) -> Match:
     """The match row, locked until the transaction ends, with its table.
 
     `with_seats` also loads the seats with their players (one query, not
     locked): for a caller that changes no seat's presence, so that the list it
     keeps stays true and the view after the move needs no further query."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":  # SQLite (`make run`): the ORM's statements
+        return _locked_match_orm(match_id, with_seats)
+    with connection.cursor() as cursor:
+        cursor.execute(_LOCK_SQL, [match_id])
+        row = cursor.fetchone()
+    if row is None:
+        raise MatchError("no_such_match", _("There is no such match."))
+    match = Match.from_db(connection.alias, None, _converted(Match, row[:len(_MATCH_COLUMNS)], connection))
+    match.table = Table.from_db(connection.alias, None, _converted(Table, row[len(_MATCH_COLUMNS):], connection))
+    match.table._state.fields_cache["match"] = match  # table.match, as select_related would leave it
+    if with_seats:
+        seats = seats_with_players().filter(table_id=match.table_id)
+        seats._result_cache = _seat_rows(match.table, connection)
+        seats._prefetch_done = True
+        match.table._prefetched_objects_cache = {"seats": seats}
+    return match
+
+
+def _locked_match_orm(match_id: int, with_seats: bool) -> Match:
     matches = Match.objects.select_for_update(of=("self",)).select_related("table")
     if with_seats:
         from django.db.models import Prefetch
@@ -198,6 +229,71 @@ def _locked_match(match_id: int, with_seats: bool = False) -> Match:
         return matches.get(pk=match_id)
     except Match.DoesNotExist:
         raise MatchError("no_such_match", _("There is no such match.")) from None
+
+
+def _seats_sql():
+    from django.contrib.auth import get_user_model
+
+    from accounts.models import Player
+
+    from ..models import Seat
+
+    models = (Seat, Player, get_user_model())
+    columns = [[f.column for f in model._meta.concrete_fields] for model in models]
+    seat, player, user = (model._meta.db_table for model in models)
+    select = ", ".join([f's."{c}"' for c in columns[0]] + [f'p."{c}"' for c in columns[1]]
+                       + [f'u."{c}"' for c in columns[2]])
+    sql = (f'SELECT {select} FROM "{seat}" s LEFT JOIN "{player}" p ON p."id" = s."player_id" '
+           f'LEFT JOIN "{user}" u ON u."id" = p."user_id" WHERE s."table_id" = %s')
+    return sql, models, [len(c) for c in columns]
+
+
+_SEATS_SQL = None
+
+
+def _seat_rows(table: Table, connection) -> list:
+    """The table's seats with their players and users, as `seats_with_players` reads them,
+    in one plain statement (the ORM's compilation of that three-table join cost more than
+    the statement itself on every move)."""
+    global _SEATS_SQL
+    if _SEATS_SQL is None:
+        _SEATS_SQL = _seats_sql()
+    sql, (Seat, Player, User), (n_seat, n_player, _n_user) = _SEATS_SQL
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [table.pk])
+        rows = cursor.fetchall()
+    seats = []
+    for row in rows:
+        seat = Seat.from_db(connection.alias, None, _converted(Seat, row[:n_seat], connection))
+        seat._state.fields_cache["table"] = table
+        player = None
+        if seat.player_id is not None:
+            player = Player.from_db(connection.alias, None,
+                                    _converted(Player, row[n_seat:n_seat + n_player], connection))
+            user = None
+            if player.user_id is not None:
+                user = User.from_db(connection.alias, None, _converted(User, row[n_seat + n_player:], connection))
+            player._state.fields_cache["user"] = user
+        seat._state.fields_cache["player"] = player
+        seats.append(seat)
+    return seats
+
+
+_converters: dict = {}  # model -> [(column index, field, its converters)] (the fields that have any)
+
+
+def _converted(model, values, connection):
+    """A raw row's values as the ORM would hand them to `from_db` (JSON parsed, and so on)."""
+    converters = _converters.get(model)
+    if converters is None:
+        converters = [(i, field, field.get_db_converters(connection))
+                      for i, field in enumerate(model._meta.concrete_fields)]
+        converters = _converters[model] = [entry for entry in converters if entry[2]]
+    out = list(values)
+    for i, field, functions in converters:
+        for function in functions:
+            out[i] = function(out[i], field, connection)
+    return out
 
 
 def perform(match_id: int, player, action: dict, expected_version: int) -> Outcome:
@@ -292,20 +388,60 @@ def bot_move(state, seat):
     return choose_action(state, seat)
 
 
+_INSERT_LOG_SQL = (f'INSERT INTO "{MatchAction._meta.db_table}" ("match_id", "version", "entries") '
+                   "VALUES (%s, %s, %s::jsonb)")
+_MOVE_SQL = (f'UPDATE "{Match._meta.db_table}" SET "version" = %s, "turn_started_at" = %s, "deadline_at" = %s '
+             'WHERE "id" = %s')
+_DEAL_SQL = (f'UPDATE "{Match._meta.db_table}" SET "version" = %s, "turn_started_at" = %s, "deadline_at" = %s, '
+             '"deal_commitments" = %s::jsonb WHERE "id" = %s')
+_END_FIELDS = ["document", "version", "turn_started_at", "deadline_at", "deal_commitments", "status", "finished_at",
+               "winners", "end_reason", "end_seat"]
+
+
 def _save(match: Match, state) -> None:
-    """Store the new position as the next version, with its move clock in the same UPDATE:
-    `deadline_at`, when the server moves for the player to act (`clocks.deadline`; beat's
-    tick acts only if the match is still at this version, see `clock_ran_out`)."""
-    match.record = engine.to_record(state, match.record["players"])
-    match.version += 1
-    match.turn_started_at = timezone.now()
-    match.deadline_at = clocks.deadline(match, state.to_act)
-    match.save()
+    """Store the new position as the next version (`_store`: a log row and the match row's
+    changed columns), with its move clock in the same UPDATE: `deadline_at`, when the server
+    moves for the player to act (`clocks.deadline`; beat's tick acts only if the match is
+    still at this version, see `clock_ran_out`)."""
+    _store(match, state)
     table_id, version = match.table_id, match.version
     # Only a committed version is a position anyone will ask for again.
     key, saved = _state_key(match), state.copy()
     transaction.on_commit(lambda: _remember_state(key, saved))
     transaction.on_commit(lambda: broadcast.table_changed(table_id, version))
+
+
+def _store(match: Match, state) -> None:
+    """Write the next version (for `_save`): one log row of what it adds to the record
+    (games/services/match_log.py) and the match row's changed columns, in plain SQL on
+    PostgreSQL; once the match is over, the whole record in its `document` too."""
+    from django.db import connection
+
+    mark = getattr(match, "_log_mark", None)
+    if mark is None:  # a caller that did not load the position through load_state: where the log ends
+        mark = engine.state_from_record(match.record).record_mark()
+    entries = state.record_since(mark)
+    match.version += 1
+    match.turn_started_at = timezone.now()
+    match.deadline_at = clocks.deadline(match, state.to_act)
+    match.__dict__.pop("_record", None)
+    match._log_mark = state.record_mark()
+    if match.status != MatchStatus.RUNNING:
+        # Over: the whole record is written once, for the records, replays and exports.
+        match.document = engine.to_record(state, match.document["players"])
+    if connection.vendor != "postgresql":  # SQLite (`make run`): the ORM's statements
+        MatchAction.objects.create(match=match, version=match.version, entries=entries)
+        match.save(update_fields=_END_FIELDS)
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(_INSERT_LOG_SQL, [match.pk, match.version, json.dumps(entries)])
+        if match.status != MatchStatus.RUNNING:
+            match.save(update_fields=_END_FIELDS)
+        elif any("deal" in entry for entry in entries):
+            cursor.execute(_DEAL_SQL, [match.version, match.turn_started_at, match.deadline_at,
+                                       json.dumps(match.deal_commitments), match.pk])
+        else:
+            cursor.execute(_MOVE_SQL, [match.version, match.turn_started_at, match.deadline_at, match.pk])
 
 
 # --- Timeouts, leaving, resigning -----------------------------------------------------

@@ -77,9 +77,10 @@ def seat_ratings(table: Table, seats) -> dict[int, dict]:
 
 
 
-def seat_view(match: Match, seat: int | None, state=None, seats=None) -> dict:
+def seat_view(match: Match, seat: int | None, state=None, seats=None, public=None) -> dict:
     """The complete state one seat may see, with the match's version (`seats`: the table's
-    seats with their players, when the caller has read them)."""
+    seats with their players, when the caller has read them; `public`: their
+    `public_seats`, the same for every seat, when the caller keeps them for several views)."""
     state = state if state is not None else load_state(match)
     table = match.table
     deadline = None
@@ -92,7 +93,7 @@ def seat_view(match: Match, seat: int | None, state=None, seats=None) -> dict:
         "version": match.version,
         "status": match.status,
         "view": _with_result(state.view(seat), match, state, seat_rows),
-        "seats": public_seats(table, seat_rows),
+        "seats": public if public is not None else public_seats(table, seat_rows),
         "clock_seconds": table.clock_seconds,
         "bank_seconds": table.bank_seconds,
         "turn_deadline": deadline,
@@ -150,10 +151,25 @@ def finished_trick(match: Match, view: dict) -> dict | None:
     if finished_deals < 1:
         return None
     key = f"final-trick:{match.pk}:{match.created_at.timestamp()}:{finished_deals}"
-    trick = cache.get(key)
+    trick = _final_tricks.get(key)  # a finished deal's last trick never changes: this process's copy first
+    if trick is None:
+        trick = cache.get(key)
     if trick is None:
         after = state_from_record({**match.record, "deals": match.record["deals"][:finished_deals]})
         last = after.view(None)["last_trick"]
         trick = {**last, "deal": finished_deals - 1} if last and last.get("cards") else {}
         cache.set(key, trick, timeout=24 * 3600)
+    _remember(_final_tricks, key, trick)
     return trick or None
+
+
+# In-process copies of what never changes once known (a Redis round trip per seat and move otherwise).
+_final_tricks: dict = {}
+KEPT_HERE = 4096
+
+
+def _remember(memo: dict, key, value) -> None:
+    if key not in memo:
+        if len(memo) >= KEPT_HERE:
+            memo.pop(next(iter(memo)))
+        memo[key] = value

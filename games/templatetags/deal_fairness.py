@@ -11,7 +11,7 @@ from django import template
 from django.core.cache import cache
 
 from games.fairness import check_deal
-from games.models import Match
+from games.services import match_log
 
 register = template.Library()
 
@@ -20,12 +20,21 @@ def deal_verified(match_id: int, entry: dict) -> bool:
     """The server's check of one revealed deal (cached: a finished deal never changes)."""
     index = entry["deal"]
     key = f"deal-verified:{match_id}:{index}:{entry['commitment']}"
-    verified = cache.get(key)
+    verified = _verified.get(key)  # never changes: this process's copy first, then the shared cache
     if verified is None:
-        deal = Match.objects.filter(pk=match_id).values_list(f"record__deals__{index}", flat=True).first()
+        verified = cache.get(key)
+    if verified is None:
+        deal = match_log.dealt(match_id, index)
         verified = isinstance(deal, dict) and check_deal(index, deal, entry).verified
         cache.set(key, verified, timeout=None)
+    if key not in _verified:
+        if len(_verified) >= 4096:
+            _verified.pop(next(iter(_verified)))
+        _verified[key] = verified
     return verified
+
+
+_verified: dict = {}
 
 
 @register.inclusion_tag("games/_match_fairness.html")

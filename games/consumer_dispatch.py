@@ -1,0 +1,23 @@
+"""Consumers that hand each event straight to its handler.
+
+Channels' `AsyncConsumer.dispatch` first awaits `aclose_old_connections()`, a
+hop to the process's one shared sync thread, for every event of every
+consumer: each "table moved" notice to each socket waited in that thread's
+queue (behind every page's HTML rendering) before its handler ran, just to
+close database connections the event loop's thread does not use. Here the
+database work runs in `database_sync_to_async` calls (and the protocol's
+thread pool, games/protocol.py), which close old connections themselves
+around each call, so the hop only cost time.
+"""
+
+from channels.consumer import get_handler_name
+
+
+class DispatchWithoutHop:
+    """Put first in a consumer's bases."""
+
+    async def dispatch(self, message):
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)

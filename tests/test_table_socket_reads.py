@@ -1,0 +1,80 @@
+"""A browser seat's HTML is built from the process's one read of the table per version
+(shared with the JSON protocol's connections), and a page that is told of a position it
+already shows does nothing (games/consumers.py, TableConsumer)."""
+
+import random
+import re
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from games import protocol
+from games.consumers import table_fragment
+from games.models import Match
+from games.services.broadcast import table_group
+from games.services.matches import load_state, perform
+from tests.factories import player_at
+from tests.live_clients import connect
+from tests.replay_helpers import seated_match
+
+VERSION = re.compile(r'id="match"[^>]*data-version="(\d+)"')
+
+
+def _move(match, rng):
+    state = load_state(match)
+    action = rng.choice(state.legal_actions(state.to_act)).to_record()
+    return perform(match.pk, player_at(match, action.pop("seat")), action, match.version)
+
+
+@pytest.mark.django_db
+def test_every_seat_after_the_first_renders_from_the_shared_read():
+    match, players = seated_match("classic", ("ana", "giorgi", "nino", "dato"), game_type="short")
+    outcome = _move(match, random.Random(1))
+    protocol.forget_table_reads()
+    first, version = table_fragment(match.table_id, players[0], "ka", outcome.version)
+    assert version == outcome.version
+    for player in players[1:]:
+        with CaptureQueriesContext(connection) as queries:
+            html, shown = table_fragment(match.table_id, player, "ka", outcome.version)
+        assert shown == outcome.version and len(queries) == 0, [q["sql"] for q in queries]
+        assert html != first  # each seat still sees its own hand
+
+
+@pytest.mark.django_db
+def test_a_notice_of_a_later_version_than_the_shared_read_reads_again():
+    match, players = seated_match("japanese", ("tamar", "levan"), target=11)
+    rng = random.Random(2)
+    outcome = _move(match, rng)
+    table_fragment(match.table_id, players[0], "ka", outcome.version)
+    later = _move(Match.objects.select_related("table").get(pk=match.pk), rng)
+    _html, shown = table_fragment(match.table_id, players[1], "ka", later.version)
+    assert shown == later.version
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_page_told_of_a_position_it_shows_sends_nothing():
+    match, players = await sync_to_async(seated_match)("japanese", ("tamar", "levan"), target=11)
+    page = await connect(match.table_id, players[1])
+    try:
+        shown = int(VERSION.search(await page.receive_from(timeout=10)).group(1))
+        while not await page.receive_nothing(timeout=1):  # the render its own arrival caused
+            await page.receive_from(timeout=1)
+        layer = get_channel_layer()
+        for version in (shown, shown - 1):  # the same position again, an older one
+            await layer.group_send(table_group(match.table_id),
+                                   {"type": "table.changed", "table": match.table_id, "version": version})
+        assert await page.receive_nothing(timeout=1)
+        # A presence change (no version) still renders, and a new move is shown.
+        await layer.group_send(table_group(match.table_id), {"type": "table.changed", "table": match.table_id,
+                                                             "version": None})
+        assert int(VERSION.search(await page.receive_from(timeout=10)).group(1)) == shown
+        fresh = await sync_to_async(Match.objects.select_related("table").get)(pk=match.pk)
+        outcome = await sync_to_async(_move)(fresh, random.Random(3))
+        frame = await page.receive_from(timeout=10)
+        assert int(VERSION.search(frame).group(1)) == outcome.version
+    finally:
+        await page.disconnect()
