@@ -286,6 +286,10 @@ class PlayConsumer(DispatchWithoutHop, AsyncWebsocketConsumer):
     async def _send_table(self, table_id, message=None, version=None):
         """The match position for this connection's seat, or the waiting room before the match
         (`version`: the one a notice announced, which this process may have read already)."""
+        view = _view_in_memory(table_id, self.player, version) if version is not None else None
+        if view is not None:  # no thread: the acts waiting for one go first
+            await self._send_view(table_id, view, message)
+            return
         kind, payload = await in_thread(_table_payload)(table_id, self.player, version)
         if kind == "state":
             await self._send_view(table_id, payload, message)
@@ -567,12 +571,17 @@ class TableRead:
     # (their ratings come through the cache, a Redis round trip per view otherwise).
     shared: dict = field(default_factory=dict, compare=False)
 
-    def public_seats(self):
+    def public_seats(self, made_here=True):
+        """The seats' public facts in the active language (a guest's name is translated);
+        None when `made_here` is False and no view of this read has made them yet."""
+        from django.utils.translation import get_language
+
         from .services.presenter import public_seats
 
-        public = self.shared.get("public_seats")
-        if public is None:
-            public = self.shared["public_seats"] = public_seats(self.match.table, self.seats)
+        key = ("public_seats", get_language())
+        public = self.shared.get(key)
+        if public is None and made_here:
+            public = self.shared[key] = public_seats(self.match.table, self.seats)
         return public
 
 
@@ -616,6 +625,30 @@ def forget_table_reads() -> None:
     """Tests that rewrite a match by hand."""
     with _table_reads_lock:
         _table_reads.clear()
+
+
+def _view_in_memory(table_id, player, version):
+    """A notice's view made on the event loop from what this process holds: its read of
+    the table at `version` or later, that read's public seats and the position itself.
+    None when anything is missing (the database thread reads it). A notice reaches every
+    connection of the table at once: handing each to a database thread queued the acts,
+    which hold the players' waiting, behind them."""
+    from django.core.exceptions import SynchronousOnlyOperation
+
+    from .services.matches import cached_state, held_seat
+    from .services.presenter import seat_view
+
+    read = _read_at_least(table_id, version)
+    if read is None:
+        return None
+    public = read.public_seats(made_here=False)
+    state = cached_state(read.match) if public is not None else None
+    if state is None:
+        return None
+    try:
+        return seat_view(read.match, held_seat(read.seats, player), state, seats=read.seats, public=public)
+    except SynchronousOnlyOperation:  # something wanted the database after all
+        return None
 
 
 def _view_from(read: TableRead, player, state=None):
