@@ -11,6 +11,7 @@ connection reads and renders its own seat's view. Every refusal is an `error`
 message; it changes nothing and keeps the socket open.
 """
 
+import asyncio
 import json
 import logging
 import threading
@@ -286,7 +287,12 @@ class PlayConsumer(DispatchWithoutHop, AsyncWebsocketConsumer):
     async def _send_table(self, table_id, message=None, version=None):
         """The match position for this connection's seat, or the waiting room before the match
         (`version`: the one a notice announced, which this process may have read already)."""
-        view = _view_in_memory(table_id, self.player, version) if version is not None else None
+        view = None
+        if version is not None:
+            view = _view_in_memory(table_id, self.player, version)
+            if view is None:  # one read for all of this process's connections to the table
+                await _read_once(table_id, version)
+                view = _view_in_memory(table_id, self.player, version)
         if view is not None:  # no thread: the acts waiting for one go first
             await self._send_view(table_id, view, message)
             return
@@ -625,6 +631,41 @@ def forget_table_reads() -> None:
     """Tests that rewrite a match by hand."""
     with _table_reads_lock:
         _table_reads.clear()
+
+
+_reads_in_flight: dict = {}  # table id -> (version, task) of the read a notice started (event loop only)
+
+
+async def _read_once(table_id, version):
+    """Read the table at `version` for this process's connections, once: a notice reaches
+    every connection of the table in the same instant, and each used to make the same read
+    on a database thread of its own."""
+    flight = _reads_in_flight.get(table_id)
+    if flight is None or flight[0] < version:
+        task = asyncio.ensure_future(in_thread(_read_for_views)(table_id, version))
+        _reads_in_flight[table_id] = (version, task)
+
+        def landed(done, table_id=table_id):
+            if _reads_in_flight.get(table_id, (None, None))[1] is done:
+                del _reads_in_flight[table_id]
+
+        task.add_done_callback(landed)
+    else:
+        task = flight[1]
+    try:
+        await asyncio.shield(task)
+    except Exception:  # the connection's own read, in its thread, will say what is wrong
+        log.exception("table %s: the shared read failed", table_id)
+
+
+def _read_for_views(table_id, version) -> None:
+    """The shared read, its public seats and its position, in this process's memory."""
+    from .services.matches import load_state
+
+    read = shared_table_read(table_id, version)
+    if read is not None:
+        read.public_seats()
+        load_state(read.match)
 
 
 def _view_in_memory(table_id, player, version):
