@@ -11,6 +11,7 @@ connection reads and renders its own seat's view. Every refusal is an `error`
 message; it changes nothing and keeps the socket open.
 """
 
+import asyncio
 import json
 import logging
 import threading
@@ -308,6 +309,15 @@ class PlayConsumer(DispatchWithoutHop, QuickPlayProtocol, ProtocolChat, AsyncWeb
     async def _send_table(self, table_id, message=None, version=None):
         """The match position for this connection's seat, or the waiting room before the match
         (`version`: the one a notice announced, which this process may have read already)."""
+        view = None
+        if version is not None:
+            view = _view_in_memory(table_id, self.player, version)
+            if view is None:  # one read for all of this process's connections to the table
+                await _read_once(table_id, version)
+                view = _view_in_memory(table_id, self.player, version)
+        if view is not None:  # no thread: the acts waiting for one go first
+            await self._send_view(table_id, view, message)
+            return
         kind, payload = await in_thread(_table_payload)(table_id, self.player, version)
         if kind == "refused":  # the match started under a watcher who may not see it
             await self._unsubscribe(table_id)
@@ -619,12 +629,17 @@ class TableRead:
     # (their ratings come through the cache, a Redis round trip per view otherwise).
     shared: dict = field(default_factory=dict, compare=False)
 
-    def public_seats(self):
+    def public_seats(self, made_here=True):
+        """The seats' public facts in the active language (a guest's name is translated);
+        None when `made_here` is False and no view of this read has made them yet."""
+        from django.utils.translation import get_language
+
         from .services.presenter import public_seats
 
-        public = self.shared.get("public_seats")
-        if public is None:
-            public = self.shared["public_seats"] = public_seats(self.match.table, self.seats)
+        key = ("public_seats", get_language())
+        public = self.shared.get(key)
+        if public is None and made_here:
+            public = self.shared[key] = public_seats(self.match.table, self.seats)
         return public
 
 
@@ -668,6 +683,65 @@ def forget_table_reads() -> None:
     """Tests that rewrite a match by hand."""
     with _table_reads_lock:
         _table_reads.clear()
+
+
+_reads_in_flight: dict = {}  # table id -> (version, task) of the read a notice started (event loop only)
+
+
+async def _read_once(table_id, version):
+    """Read the table at `version` for this process's connections, once: a notice reaches
+    every connection of the table in the same instant, and each used to make the same read
+    on a database thread of its own."""
+    flight = _reads_in_flight.get(table_id)
+    if flight is None or flight[0] < version:
+        task = asyncio.ensure_future(in_thread(_read_for_views)(table_id, version))
+        _reads_in_flight[table_id] = (version, task)
+
+        def landed(done, table_id=table_id):
+            if _reads_in_flight.get(table_id, (None, None))[1] is done:
+                del _reads_in_flight[table_id]
+
+        task.add_done_callback(landed)
+    else:
+        task = flight[1]
+    try:
+        await asyncio.shield(task)
+    except Exception:  # the connection's own read, in its thread, will say what is wrong
+        log.exception("table %s: the shared read failed", table_id)
+
+
+def _read_for_views(table_id, version) -> None:
+    """The shared read, its public seats and its position, in this process's memory."""
+    from .services.matches import load_state
+
+    read = shared_table_read(table_id, version)
+    if read is not None:
+        read.public_seats()
+        load_state(read.match)
+
+
+def _view_in_memory(table_id, player, version):
+    """A notice's view made on the event loop from what this process holds: its read of
+    the table at `version` or later, that read's public seats and the position itself.
+    None when anything is missing (the database thread reads it). A notice reaches every
+    connection of the table at once: handing each to a database thread queued the acts,
+    which hold the players' waiting, behind them."""
+    from django.core.exceptions import SynchronousOnlyOperation
+
+    from .services.matches import cached_state, held_seat
+    from .services.presenter import seat_view
+
+    read = _read_at_least(table_id, version)
+    if read is None:
+        return None
+    public = read.public_seats(made_here=False)
+    state = cached_state(read.match) if public is not None else None
+    if state is None:
+        return None
+    try:
+        return seat_view(read.match, held_seat(read.seats, player), state, seats=read.seats, public=public)
+    except SynchronousOnlyOperation:  # something wanted the database after all
+        return None
 
 
 def _view_from(read: TableRead, player, state=None):

@@ -29,6 +29,8 @@ def records_into_the_log(apps, schema_editor):
 
 
 def log_into_the_records(apps, schema_editor):
+    # The fold of games/services/match_log.py's `assemble`, copied: a migration must keep
+    # working whatever the app's code becomes.
     Match = apps.get_model("games", "Match")
     MatchAction = apps.get_model("games", "MatchAction")
     for match in Match.objects.all().iterator(chunk_size=200):

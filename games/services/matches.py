@@ -92,6 +92,15 @@ def load_state(match: Match):
     return cached.copy()
 
 
+def cached_state(match: Match):
+    """A copy of the position of `match` at its version if this process holds it, else None
+    (never reads the database: safe on the event loop)."""
+    key = _state_key(match)
+    with _states_lock:
+        cached = _states.get(key)
+    return cached.copy() if cached is not None else None
+
+
 def _caught_up(match: Match):
     """The position at `match.version` from an earlier cached one and the log rows written
     since (only those are read), or None when this process holds no earlier position."""
