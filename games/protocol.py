@@ -738,8 +738,11 @@ def _view_in_memory(table_id, player, version):
     state = cached_state(read.match) if public is not None else None
     if state is None:
         return None
+    seat = held_seat(read.seats, player)
+    if seat is None:  # a watcher: whether they may watch is asked of the database (_state_or_refusal)
+        return None
     try:
-        return seat_view(read.match, held_seat(read.seats, player), state, seats=read.seats, public=public)
+        return seat_view(read.match, seat, state, seats=read.seats, public=public)
     except SynchronousOnlyOperation:  # something wanted the database after all
         return None
 
