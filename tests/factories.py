@@ -30,3 +30,15 @@ def player_at(match, seat_index):
     from games.models import Seat
 
     return Seat.objects.select_related("player").get(table_id=match.table_id, index=seat_index).player
+
+
+def resign_and_forgive(match_id, player):
+    """`player` resigns a match to give a test a finished rated match quickly, and the walk-out
+    it counts (conduct/) is forgiven at once: a test that builds a rating history this way
+    is about ratings, not about the pause that a run of resignations would bring."""
+    from conduct.models import Pause, WalkOut
+    from games.services.matches import resign
+
+    resign(match_id, player)
+    Pause.objects.filter(player=player).delete()
+    WalkOut.objects.filter(player=player).delete()

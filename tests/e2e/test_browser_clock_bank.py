@@ -28,14 +28,14 @@ def _rated_history():
     """Eleven rated Japanese matches between tamar and levan: both past provisional."""
     from games.models import Match
     from games.services import tables as table_service
-    from games.services.matches import resign
+    from tests.factories import resign_and_forgive
     from games.services.tables import TableSettings
 
     tamar, levan = _player("tamar"), _player("levan")
     for i in range(ESTABLISHED):
         table = table_service.create_table(tamar, TableSettings(variant="japanese", rated=True))
         table_service.sit(table.pk, levan)
-        resign(Match.objects.get(table=table).pk, levan if i % 3 else tamar)
+        resign_and_forgive(Match.objects.get(table=table).pk, levan if i % 3 else tamar)
 
 
 def _move_time_ran_out(match_id, seconds_ago):
