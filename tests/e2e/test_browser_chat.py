@@ -171,7 +171,7 @@ print(table.pk)
 
 @pytest.mark.embedded_site
 def test_under_make_run_the_chat_is_live_and_its_flood_limit_holds(live_site, new_embedded_member, snap):
-    host, guest = new_embedded_member("tamar"), new_embedded_member("levan", locale="ru-RU")
+    host, guest = new_embedded_member("tamar", **DESKTOP), new_embedded_member("levan", locale="ru-RU", **DESKTOP)
     table_id = int(live_site.run_python(SEAT_TWO_EMBEDDED_MEMBERS).strip().splitlines()[-1])
     host.goto(f"/ka/tables/{table_id}/")
     guest.goto(f"/ru/tables/{table_id}/")
