@@ -371,7 +371,11 @@ def table_fragment(table_id, player, language, version=None) -> tuple[str, int]:
         read = shared_table_read(table_id, version) if version is not None else None
         if read is not None:
             table = read.match.table
-            context = page_context(table, player, match=read.match, public=read.public_seats())
+            # Counted once per read; a change between reads is pushed on its own (spectators_changed).
+            watching = read.shared.get("spectators")
+            if watching is None:
+                watching = read.shared["spectators"] = spectators.count(table_id)
+            context = page_context(table, player, match=read.match, public=read.public_seats(), watching=watching)
         else:
             table = Table.objects.select_related("creator").get(pk=table_id)
             if table.status == TableStatus.CLOSED and not hasattr(table, "match"):

@@ -173,10 +173,11 @@ def match_context(sv: dict, me: int | None, refusals: dict | None = None, last_t
     }
 
 
-def page_context(table, player, match=None, public=None) -> dict:
+def page_context(table, player, match=None, public=None, watching=None) -> dict:
     """Everything the match fragment shows `player` (a seat, or a spectator), the page
     and every live update alike (`match`: the table's match when the caller read it;
-    `public`: its public seats, shared by every seat's view of one read)."""
+    `public`: its public seats and `watching` its count of spectators, shared by every
+    seat's view of one read)."""
     match = match if match is not None else table.match
     me = seat_of(table, player)
     state = load_state(match)
@@ -185,7 +186,7 @@ def page_context(table, player, match=None, public=None) -> dict:
         "table": table,
         "rematch": rematch_offer(table, player),
         "match_end": match_end(sv, table, sheet_names(sv["seats"]), me),
-        "spectators": spectators.count(table.pk),
+        "spectators": spectators.count(table.pk) if watching is None else watching,
     }
 
 

@@ -28,8 +28,8 @@ def _rated_history():
     """Eleven rated Japanese matches between tamar and levan: both past provisional."""
     from games.models import Match
     from games.services import tables as table_service
-    from tests.factories import resign_and_forgive
     from games.services.tables import TableSettings
+    from tests.factories import resign_and_forgive
 
     tamar, levan = _player("tamar"), _player("levan")
     for i in range(ESTABLISHED):

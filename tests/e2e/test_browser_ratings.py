@@ -15,8 +15,8 @@ def _rated_history():
     table tamar waits at."""
     from games.models import Match
     from games.services import tables as table_service
-    from tests.factories import resign_and_forgive
     from games.services.tables import TableSettings
+    from tests.factories import resign_and_forgive
 
     tamar, levan = _player("tamar"), _player("levan")
     for i in range(RATED_MATCHES):
