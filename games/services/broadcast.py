@@ -53,10 +53,29 @@ def _send_all(messages: list[tuple[str, dict]]) -> None:
             except Exception:  # a broadcast failure must never undo a committed move
                 log.exception("broadcast to %s failed", group)
 
+    def send_and_wait():
+        try:
+            AsyncToSync(send_each, force_new_loop=True)()
+        except Exception:
+            log.exception("broadcasting %s notices failed", len(messages))
+
+    if _loop_runs_in_this_thread():
+        # Synchronous code called from inside some other event loop (a test driving a browser
+        # through Playwright's sync API, a notebook): asgiref refuses to block that loop's
+        # thread, so the send waits on a thread of its own.
+        sender = threading.Thread(target=send_and_wait, name="broadcast")
+        sender.start()
+        sender.join()
+    else:
+        send_and_wait()
+
+
+def _loop_runs_in_this_thread() -> bool:
     try:
-        AsyncToSync(send_each, force_new_loop=True)()
-    except Exception:
-        log.exception("broadcasting %s notices failed", len(messages))
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
 
 
 def _server_loop():
