@@ -9,9 +9,11 @@ sharp at any size and carry an ``aria-label`` with the card's name in the curren
 language ("ace of spades", "ყვავის ტუზი", "туз пик").
 """
 
+import functools
+
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
-from django.utils.translation import gettext, pgettext
+from django.utils.translation import get_language, gettext, pgettext
 
 RANKS = "6789TJQKA"
 SUITS = "SCDH"
@@ -65,6 +67,22 @@ def display_order(codes):
 # --- Names in the current language -------------------------------------------------
 
 
+def _once_per_language(draw):
+    """A face or a name depends only on its arguments and the language: this process makes each
+    once (a live table redraws the same few dozen cards for every seat on every move)."""
+    drawn = {}
+
+    @functools.wraps(draw)
+    def cached(*args, **kwargs):
+        key = (get_language(), args, tuple(sorted(kwargs.items())))
+        face = drawn.get(key)
+        if face is None:
+            face = drawn[key] = draw(*args, **kwargs)  # a bad code raises, and nothing is kept
+        return face
+
+    return cached
+
+
 def rank_name(rank):
     names = {
         "6": pgettext("card rank", "six"),
@@ -80,6 +98,7 @@ def rank_name(rank):
     return names[rank]
 
 
+@_once_per_language
 def suit_name(suit):
     """The suit as a trump is named: "hearts", "გული", "черви"; ``none`` is no trump."""
     names = {
@@ -104,6 +123,7 @@ def _suit_of_form(suit):
     return names[suit]
 
 
+@_once_per_language
 def card_name(code):
     check_card(code)
     if is_joker(code):
@@ -112,6 +132,7 @@ def card_name(code):
     return gettext("%(rank)s of %(suit)s") % {"rank": rank_name(code[0]), "suit": _suit_of_form(code[1])}
 
 
+@_once_per_language
 def card_label(code):
     """The card's name as a label begins: "Ace of spades", "Туз пик", "ყვავის ტუზი".
 
@@ -223,6 +244,7 @@ def _check_size(size):
     return size
 
 
+@_once_per_language
 def render_card(code, size="md", extra_class=""):
     """The face of one card as inline SVG (safe HTML)."""
     check_card(code)
@@ -242,6 +264,7 @@ def render_card(code, size="md", extra_class=""):
     )
 
 
+@_once_per_language
 def render_back(size="md", extra_class=""):
     """A face-down card."""
     _check_size(size)
@@ -288,6 +311,7 @@ def render_columns(face_up, size="sm", extra_class=""):
     )
 
 
+@_once_per_language
 def render_suit(suit, extra_class=""):
     """A suit symbol on its own (a trump indicator); ``none`` shows the no-trump mark."""
     if suit == "none":

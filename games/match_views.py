@@ -70,6 +70,19 @@ def _bank_shown(seat: dict) -> dict:
     return {"bank_whole": math.ceil(seat["bank"]) if seat.get("bank") is not None else None}
 
 
+HEAD_FACTS = ("trump", "trump_card", "phase", "variant", "deal_count", "cards_per_player", "pulka", "target")
+
+
+def _turn_of(sv: dict, seat: int, me: int | None) -> dict:
+    """Whether the seat is mine and whether it is to act, with its clock's deadlines when it is:
+    everything of the view a seat's box shows, so that it is drawn once for all who see it
+    (games/templatetags/pure_include.py)."""
+    acting = sv["view"]["to_act"] == seat
+    return {"mine": seat == me, "acting": acting,
+            "turn_deadline": sv["turn_deadline"] if acting else None,
+            "server_moves_at": sv["server_moves_at"] if acting else None}
+
+
 def _deal_number(view: dict) -> int:
     """The deal shown in the header, counted from 1. Once the last deal is scored the
     engine already points past it; the header keeps naming the deal that was played.
@@ -146,12 +159,14 @@ def match_context(sv: dict, me: int | None, refusals: dict | None = None, last_t
                             "pos": positions[s]})
     trick_by_seat = {entry["seat"]: entry for entry in view["trick"]}
     order = [names[i] | {"trick_card": trick_by_seat.get(i), "pos": positions[i], "label": seat_name(names[i])}
-             | _seat_facts(view, i) | _bank_shown(names[i]) for i in _relative_order(seat_count, me)]
+             | _seat_facts(view, i) | _bank_shown(names[i]) | _turn_of(sv, i, me) for i in _relative_order(seat_count, me)]
     my_turn = me is not None and view["to_act"] == me
     return {
         "sv": sv,
         "view": view,
         "deal_number": _deal_number(view),
+        # What the header shows of the view (games/_match_facts.html): the same for every seat.
+        "head_facts": {key: view.get(key) for key in HEAD_FACTS},
         "me": me,
         "version": sv["version"],
         "my_turn": my_turn,

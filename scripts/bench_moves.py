@@ -17,7 +17,8 @@ Celery's broker are Redis, as in production, and their commands are counted too.
 Prints one `name: value` line per figure (CPU is `time.process_time`, so a
 busy machine slows it down less than wall time): SQL statements and bytes sent
 to PostgreSQL per move, CPU per move, and per seat and move the JSON and HTML
-views' CPU, statements and size. `--profile` prints a cProfile of the moves.
+views' CPU, statements and size. `--profile` prints a cProfile of the moves, `--profile html`
+one of the seats' HTML rendered from the shared read.
 Counting needs no quiet machine: statements and bytes are exact.
 """
 
@@ -118,7 +119,8 @@ class Counter:
 def main(argv=None):
     parser = argparse.ArgumentParser()
     parser.add_argument("moves", nargs="?", type=int, default=300)
-    parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--profile", nargs="?", const="move", choices=["move", "html"],
+                        help="profile the moves (default) or the seats' HTML from the shared read")
     args = parser.parse_args(argv)
     redis_commands = RedisCounter()
     if REDIS_URL:
@@ -164,12 +166,12 @@ def main(argv=None):
         action.pop("seat")
         redis_before = redis_commands.commands
         with connection.execute_wrapper(move):
-            if profiler:
+            if profiler and args.profile == "move":
                 profiler.enable()
             started = time.process_time()
             outcome = matches.perform(match.pk, by_seat[seat], action, version)
             cpu["move"] += time.process_time() - started
-            if profiler:
+            if profiler and args.profile == "move":
                 profiler.disable()
         made += 1
         redis_move += redis_commands.commands - redis_before
@@ -189,9 +191,13 @@ def main(argv=None):
                 counted["json"] += 1
         with connection.execute_wrapper(html_view):
             for i, other in enumerate(list(by_seat)):
+                if profiler and args.profile == "html" and i > 0:
+                    profiler.enable()
                 started = time.process_time()
                 html, _shown = consumers.table_fragment(table.pk, by_seat[other], "ka", version)
                 cpu["html_first" if i == 0 else "html_shared"] += time.process_time() - started
+                if profiler and args.profile == "html" and i > 0:
+                    profiler.disable()
                 sizes["html"] += len(html.encode())
                 counted["html"] += 1
         redis_views += redis_commands.commands - redis_before
@@ -215,7 +221,7 @@ def main(argv=None):
     if profiler:
         import pstats
 
-        pstats.Stats(profiler, stream=sys.stderr).sort_stats(os.environ.get("BENCH_SORT", "cumulative")).print_stats(35)
+        (profiler.dump_stats(os.environ["BENCH_DUMP"]) if os.environ.get("BENCH_DUMP") else None) or pstats.Stats(profiler, stream=sys.stderr).sort_stats(os.environ.get("BENCH_SORT", "cumulative")).print_stats(35)
     return 0
 
 

@@ -12,6 +12,7 @@ from django.core.cache import cache
 
 from games.fairness import check_deal
 from games.services import match_log
+from games.templatetags.pure_include import pure_include
 
 register = template.Library()
 
@@ -37,16 +38,17 @@ def deal_verified(match_id: int, entry: dict) -> bool:
 _verified: dict = {}
 
 
-@register.inclusion_tag("games/_match_fairness.html")
+@register.simple_tag
 def match_fairness(sv, table):
     commitments = sv.get("commitments") or []
     revealed = [entry for entry in commitments if "salt" in entry]
     last_revealed = revealed[-1] if revealed else None
     over = sv.get("status") != "running"
-    return {
-        "table": table,
-        "current": commitments[-1] if commitments and not over else None,
-        "last_revealed": last_revealed,
-        "verified": deal_verified(sv["match"], last_revealed) if last_revealed else None,
-        "over": over,
-    }
+    return pure_include(
+        "games/_match_fairness.html",
+        table_id=table.pk,
+        current=commitments[-1] if commitments and not over else None,
+        last_revealed=last_revealed,
+        verified=deal_verified(sv["match"], last_revealed) if last_revealed else None,
+        over=over,
+    )

@@ -7,6 +7,7 @@
 from django import template
 
 from games.models import Variant
+from games.templatetags.pure_include import pure_include
 
 from ..chart import history, rating_chart
 from ..models import Rating
@@ -31,6 +32,9 @@ def rating_section(player):
     return {"variants": variants}
 
 
-@register.inclusion_tag("ratings/_badge.html")
+@register.simple_tag
 def rating_badge(rating):
-    return {"rating": rating}
+    # Shown beside every name at a live table, redrawn on every move: once per rating and language.
+    # Pages pass a ShownRating, the live table its dict.
+    shown = rating.as_dict() if hasattr(rating, "as_dict") else rating
+    return pure_include("ratings/_badge.html", rating=shown)
