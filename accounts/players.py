@@ -8,11 +8,11 @@ the member's, so their games come with them.
 
 import secrets
 
-from channels.db import database_sync_to_async
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from joker_site.db_threads import in_thread
 from joker_site.refusals import Refusal
 
 from .models import Player
@@ -147,7 +147,7 @@ async def player_for_scope(scope, create=False):
 
     Same rules as `player_for_request`; safe to await from a consumer.
     """
-    return await database_sync_to_async(_player_for_scope_sync)(scope, create)
+    return await in_thread(_player_for_scope_sync)(scope, create)
 
 
 def claim_guest_player(player, user):

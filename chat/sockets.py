@@ -9,11 +9,11 @@ connection a message came from shows it at once; the room's group brings it to
 every other connection, each rendering a quick phrase in its own reader's language.
 """
 
-from channels.db import database_sync_to_async
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from joker_site.db_threads import in_thread
 from joker_site.refusals import Refusal
 
 from . import services
@@ -83,7 +83,7 @@ class ChatSocket:
         data = frame["data"]
         try:
             if frame["type"] == "chat":
-                message = await database_sync_to_async(_in_language(services.post, self.language))(
+                message = await in_thread(_in_language(services.post, self.language))(
                     self.table_id, self.player, data.get("phrase"), data.get("text"), self.channel_name)
                 await self._follow_room(message.room)
                 html = render_message(services.message_event(message), self.player, self.language)
@@ -92,7 +92,7 @@ class ChatSocket:
                 await self.send(text_data=chat_frame("add", html, language=self.language, note=note,
                                                      mine="1"))
             else:
-                report = await database_sync_to_async(_in_language(services.report, self.language))(
+                report = await in_thread(_in_language(services.report, self.language))(
                     _message_id(data.get("message")), self.player)
                 with translation.override(self.language):
                     note = _("Thank you: the moderators will read this message.")

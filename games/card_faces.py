@@ -78,7 +78,7 @@ def _once_per_language(draw):
         face = drawn.get(key)
         if face is None:
             face = drawn[key] = draw(*args, **kwargs)  # a bad code raises, and nothing is kept
-        return face
+        return face  # a name is a plain str, a face safe HTML
 
     return cached
 

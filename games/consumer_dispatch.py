@@ -5,8 +5,8 @@ hop to the process's one shared sync thread, for every event of every
 consumer: each "table moved" notice to each socket waited in that thread's
 queue (behind every page's HTML rendering) before its handler ran, just to
 close database connections the event loop's thread does not use. Here the
-database work runs in `database_sync_to_async` calls (and the protocol's
-thread pool, games/protocol.py), which close old connections themselves
+database work runs on the sockets' thread pool (joker_site/db_threads.py), whose
+calls close old connections themselves
 around each call, so the hop only cost time.
 """
 

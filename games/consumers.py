@@ -9,7 +9,6 @@ import asyncio
 import logging
 from urllib.parse import parse_qs
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.template.loader import render_to_string
@@ -19,6 +18,7 @@ from django.utils.translation import gettext as _
 from accounts.sockets import CLOSE_CREDENTIALS_GONE, user_group
 from chat.sockets import BROWSER_FRAMES as CHAT_FRAMES
 from chat.sockets import ChatSocket
+from joker_site.db_threads import in_thread
 from joker_site.refusals import Refusal
 
 from .consumer_dispatch import DispatchWithoutHop
@@ -69,7 +69,7 @@ class MemberSocket:
         """The member was banned: say why (on a table page), then close (4401)."""
         from moderation.bans import refusal_for_player
 
-        sentence = await database_sync_to_async(_in_language(refusal_for_player, self.language))(self.player)
+        sentence = await in_thread(_in_language(refusal_for_player, self.language))(self.player)
         if sentence is None:
             return  # the ban was lifted meanwhile
         self.closing = True
@@ -141,7 +141,7 @@ class TableConsumer(DispatchWithoutHop, ChatSocket, MemberSocket, AsyncWebsocket
         self.language = _language_of(self.scope)
         self.player = await player_for_scope(self.scope)
         self.group = table_group(self.table_id)
-        refusal = await database_sync_to_async(_in_language(_watch_refusal, self.language))(self.table_id, self.player)
+        refusal = await in_thread(_in_language(_watch_refusal, self.language))(self.table_id, self.player)
         if refusal is False:
             await self.close(code=4404)  # no such table
             return
@@ -152,10 +152,10 @@ class TableConsumer(DispatchWithoutHop, ChatSocket, MemberSocket, AsyncWebsocket
         await self.follow_member(self.player)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        self.seat_id = await database_sync_to_async(presence.connected)(self.table_id, self.player)
+        self.seat_id = await in_thread(presence.connected)(self.table_id, self.player)
         await self.join_chat(seated=self.seat_id is not None)  # the table chat's room (chat/sockets.py)
         if self.seat_id is None:  # someone without a seat: a spectator, counted while the socket is open
-            self.spectator_id = await database_sync_to_async(spectators.came)(self.table_id, self.player)
+            self.spectator_id = await in_thread(spectators.came)(self.table_id, self.player)
         await self.send_state()
 
     async def disconnect(self, code):
@@ -164,18 +164,18 @@ class TableConsumer(DispatchWithoutHop, ChatSocket, MemberSocket, AsyncWebsocket
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
         if getattr(self, "seat_id", None):
-            await database_sync_to_async(presence.disconnected)(self.seat_id)
+            await in_thread(presence.disconnected)(self.seat_id)
         if getattr(self, "spectator_id", None):
             spectator_id, self.spectator_id = self.spectator_id, None
-            await database_sync_to_async(spectators.went)(spectator_id)
+            await in_thread(spectators.went)(spectator_id)
 
     async def refuse_watcher(self, refusal):
         """Someone without a seat may not watch this match (services/spectators.py): say why, close (4403)."""
         self.closing = True
         if getattr(self, "spectator_id", None):
             spectator_id, self.spectator_id = self.spectator_id, None
-            await database_sync_to_async(spectators.went)(spectator_id)
-        html = await database_sync_to_async(_refusal_fragment)(self.table_id, self.player, refusal, self.language)
+            await in_thread(spectators.went)(spectator_id)
+        html = await in_thread(_refusal_fragment)(self.table_id, self.player, refusal, self.language)
         await self.send(text_data=html)
         await self.close(code=CLOSE_WATCH_REFUSED)
 
@@ -212,7 +212,7 @@ class TableConsumer(DispatchWithoutHop, ChatSocket, MemberSocket, AsyncWebsocket
             await self.receive_chat(frame)
             return
         handler = resign_for_player if frame["type"] == "resign" else act_for_player
-        outcome = await database_sync_to_async(_in_language(handler, self.language))(self.table_id, self.player, frame)
+        outcome = await in_thread(_in_language(handler, self.language))(self.table_id, self.player, frame)
         if outcome is not None:
             await self.send_error(outcome)
             await self.send_state(keep_error=True)  # a stale tab catches up at once
@@ -236,7 +236,7 @@ class TableConsumer(DispatchWithoutHop, ChatSocket, MemberSocket, AsyncWebsocket
         (only the catch-up sent right after the refusal keeps it). `version`: the one a
         notice announced (a read of it made in this process serves)."""
         try:
-            html, shown = await database_sync_to_async(table_fragment)(
+            html, shown = await in_thread(table_fragment)(
                 self.table_id, self.player, self.language, version)
         except WatchRefused as refusal:  # the match started under a watcher who may not see it
             await self.refuse_watcher(refusal)

@@ -17,10 +17,8 @@ import logging
 import threading
 import time
 from collections import OrderedDict
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
@@ -29,6 +27,7 @@ from django.utils.translation import gettext_lazy
 
 from accounts.sockets import CLOSE_CREDENTIALS_GONE, token_group, user_group
 from chat.sockets import ProtocolChat
+from joker_site.db_threads import close_thread_connections, in_thread  # noqa: F401 (the protocol's callers import them here)
 from joker_site.refusals import Refusal  # every service's refusals are one, sent as they are
 from quickplay.protocol import QuickPlayProtocol
 
@@ -43,42 +42,6 @@ PROTOCOL_VERSION = 1
 LANGUAGES = tuple(code for code, _name in settings.LANGUAGES)
 DEFAULT_LANGUAGE = "en"  # programs read English best; a person's client asks for ka or ru
 CLOSE_UNAUTHENTICATED = CLOSE_CREDENTIALS_GONE  # at the handshake, or later when the token or account goes
-
-
-_db_executor = ThreadPoolExecutor(max_workers=settings.PROTOCOL_DB_THREADS, thread_name_prefix="protocol-db")
-_thread_connections = set()  # each worker thread's Django connection, to close them on demand
-_thread_connections_lock = threading.Lock()
-
-
-def in_thread(func):
-    """Run ORM work on a pool of threads, not on the one thread Channels shares.
-
-    Channels' default (`thread_sensitive=True`) runs all the database work of a
-    process, every consumer's, one call after another on a single thread. Nothing
-    here relies on thread affinity, and the row lock in `perform` keeps each
-    match's moves in order. Each pool thread keeps its own database connection.
-    """
-    def call(*args, **kwargs):
-        from django.db import DEFAULT_DB_ALIAS, connections
-
-        with _thread_connections_lock:
-            _thread_connections.add(connections[DEFAULT_DB_ALIAS])
-        return func(*args, **kwargs)
-
-    return database_sync_to_async(call, thread_sensitive=False, executor=_db_executor)
-
-
-def close_thread_connections():
-    """Close the pool threads' database connections (tests, before their database goes)."""
-    with _thread_connections_lock:
-        wrappers = list(_thread_connections)
-        _thread_connections.clear()
-    for wrapper in wrappers:
-        wrapper.inc_thread_sharing()
-        try:
-            wrapper.close()
-        finally:
-            wrapper.dec_thread_sharing()
 
 
 def _header(scope, name: bytes):

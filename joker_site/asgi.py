@@ -12,6 +12,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter
 
 from games.protocol import TokenOrSameOrigin
 from games.routing import websocket_urlpatterns
+from joker_site.heap import settle
 
 application = ProtocolTypeRouter(
     {
@@ -20,3 +21,4 @@ application = ProtocolTypeRouter(
         "websocket": TokenOrSameOrigin(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )
+settle()  # ready before it serves: URL patterns indexed, templates compiled, start-up heap frozen

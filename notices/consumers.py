@@ -11,10 +11,10 @@ refused (4403) and their pages do not open it.
 import asyncio
 from urllib.parse import parse_qs
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from games.consumers import MemberSocket, _language_of
+from joker_site.db_threads import in_thread
 
 from . import presence
 from .rendering import friends_fragments, notices_fragment
@@ -41,7 +41,7 @@ class NoticesConsumer(MemberSocket, AsyncWebsocketConsumer):
         self.group = presence.friends_group(self.user_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        await database_sync_to_async(presence.page_opened)(self.user_id)
+        await in_thread(presence.page_opened)(self.user_id)
         self.counted = True
         await self.send_notices()
         await self.send_friends()
@@ -54,7 +54,7 @@ class NoticesConsumer(MemberSocket, AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(self.group, self.channel_name)
         if getattr(self, "counted", False):
             self.counted = False
-            await database_sync_to_async(presence.page_closed)(self.user_id)
+            await in_thread(presence.page_closed)(self.user_id)
 
     async def receive(self, text_data=None, bytes_data=None):
         pass  # the page only listens
@@ -71,9 +71,9 @@ class NoticesConsumer(MemberSocket, AsyncWebsocketConsumer):
         await self.send_friends()
 
     async def send_notices(self):
-        html, self.unread = await database_sync_to_async(notices_fragment)(self.user_id, self.language, self.unread)
+        html, self.unread = await in_thread(notices_fragment)(self.user_id, self.language, self.unread)
         await self.send(text_data=html)
 
     async def send_friends(self):
-        html = await database_sync_to_async(friends_fragments)(self.user_id, self.language, self.friends_page)
+        html = await in_thread(friends_fragments)(self.user_id, self.language, self.friends_page)
         await self.send(text_data=html)

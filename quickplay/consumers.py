@@ -11,13 +11,13 @@ import contextlib
 import logging
 from urllib.parse import parse_qs
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 
 from games.consumers import MemberSocket, _language_of
+from joker_site.db_threads import in_thread
 
 from . import services
 from .models import EntryStatus, QueueEntry
@@ -33,7 +33,7 @@ async def keep_seen(player, following):
         await asyncio.sleep(services.SEEN_EVERY_SECONDS)
         if following():
             try:
-                await database_sync_to_async(services.still_here)(player)
+                await in_thread(services.still_here)(player)
             except Exception:  # the database away for a moment: the next beat tries again
                 log.exception("quick play: could not mark player %s as still here", player.pk)
 
@@ -86,7 +86,7 @@ class QuickPlayConsumer(MemberSocket, AsyncWebsocketConsumer):
         await self.send_panel(dropped=event.get("code", ""))
 
     async def send_panel(self, go_if_paired=False, dropped=""):
-        html, self.queue = await database_sync_to_async(panel_html)(
+        html, self.queue = await in_thread(panel_html)(
             self.player, self.language, self.entry_id if go_if_paired else None, dropped)
         await self.send(text_data=html)
 

@@ -64,3 +64,16 @@ def _forget_presence_holds():
 
     forget_holds()
     spectators.forget_holds()
+
+
+@pytest.fixture(autouse=True)
+def _close_socket_thread_connections():
+    """The sockets' pool threads keep database connections (joker_site/db_threads.py); close
+    them before pytest-django flushes or drops the test database. The process's reads of
+    tables go too: the next test's tables may reuse their ids."""
+    yield
+    from games.protocol import forget_table_reads
+    from joker_site.db_threads import close_thread_connections
+
+    close_thread_connections()
+    forget_table_reads()

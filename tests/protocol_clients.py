@@ -7,7 +7,6 @@ one for cards its seat may not see.
 
 import json
 
-import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 
@@ -20,18 +19,6 @@ from tests.factories import make_player
 from tests.live_clients import CARD_TOKEN, leaked
 
 TIMEOUT = 10
-
-
-@pytest.fixture(autouse=True)
-def _close_protocol_thread_connections():
-    """The protocol's pool threads keep database connections; close them before
-    pytest-django flushes or drops the test database. The process's reads of
-    tables go too: the next test's tables may reuse their ids."""
-    yield
-    from games.protocol import close_thread_connections, forget_table_reads
-
-    close_thread_connections()
-    forget_table_reads()
 
 
 @sync_to_async

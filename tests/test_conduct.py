@@ -28,9 +28,8 @@ from games.services.tables import TableError, TableSettings
 from moderation.models import AuditAction, AuditEntry
 from tests.factories import make_player
 from tests.moderation_support import action_url, confirm, moderator_client
-from tests.protocol_clients import (  # noqa: F401 (the fixture)
+from tests.protocol_clients import (
     ProgramClient,
-    _close_protocol_thread_connections,
     make_program_player,
 )
 from tests.replay_helpers import fresh

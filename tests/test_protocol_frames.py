@@ -36,9 +36,8 @@ from games.services.tables import TableSettings
 from joker_site.asgi import application
 from tests.frame_strategies import ABSENT, LATER, Frame, browser_frames, garbage, refused_at_the_table
 from tests.live_clients import connect, session_cookie_for
-from tests.protocol_clients import (  # noqa: F401 (the fixture)
+from tests.protocol_clients import (
     ProgramClient,
-    _close_protocol_thread_connections,
     make_program_player,
 )
 

@@ -8,9 +8,8 @@ from asgiref.sync import sync_to_async
 
 from games.models import Match
 from games.services.matches import load_state
-from tests.protocol_clients import (  # noqa: F401 (the fixture)
+from tests.protocol_clients import (
     ProgramClient,
-    _close_protocol_thread_connections,
     make_program_player,
 )
 

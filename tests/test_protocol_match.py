@@ -10,9 +10,8 @@ import random
 import pytest
 
 from games.models import MatchStatus
-from tests.protocol_clients import (  # noqa: F401 (the fixture)
+from tests.protocol_clients import (
     ProgramClient,
-    _close_protocol_thread_connections,
     make_program_player,
     play_whole_match,
 )

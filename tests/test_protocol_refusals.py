@@ -10,9 +10,8 @@ from games.models import Match, Visibility
 from games.services import tables as table_service
 from games.services.matches import load_state
 from games.services.tables import TableSettings
-from tests.protocol_clients import (  # noqa: F401 (the fixture)
+from tests.protocol_clients import (
     ProgramClient,
-    _close_protocol_thread_connections,
     make_program_player,
 )
 

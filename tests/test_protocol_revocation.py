@@ -15,9 +15,8 @@ from joker_site.asgi import application
 from tests.accounts_support import client_for
 from tests.live_clients import connect, session_cookie_for
 from tests.moderation_support import confirm, moderator_client, running_match
-from tests.protocol_clients import (  # noqa: F401 (the fixture)
+from tests.protocol_clients import (
     ProgramClient,
-    _close_protocol_thread_connections,
     make_program_player,
 )
 

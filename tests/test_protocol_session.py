@@ -10,9 +10,8 @@ from games.services.matches import load_state
 from games.services.tables import TableSettings
 from tests.factories import make_guest, make_player
 from tests.live_clients import session_cookie_for
-from tests.protocol_clients import (  # noqa: F401 (the fixture)
+from tests.protocol_clients import (
     ProgramClient,
-    _close_protocol_thread_connections,
     make_program_player,
     without_type,
 )

@@ -73,3 +73,12 @@ def test_a_live_table_drawn_from_the_memo_is_the_table_drawn_afresh():
         remembered = render_to_string("games/_match.html", page_context(match.table, person))
         pure._rendered.clear()
         assert remembered == fresh == render_to_string("games/_match.html", context)
+
+
+def test_kept_pieces_are_plain_text_the_garbage_collector_does_not_walk():
+    import gc
+
+    render('{% pure_include "ratings/_badge.html" rating=r %}', r={"value": 1500, "provisional": False,
+                                                                    "rated_matches": 30})
+    kept = list(pure._rendered.values())
+    assert kept and all(type(html) is str and not gc.is_tracked(html) for html in kept)

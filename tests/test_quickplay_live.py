@@ -14,9 +14,8 @@ from quickplay import services
 from quickplay.models import EntryStatus, QueueEntry
 from tests.factories import make_player
 from tests.live_clients import session_cookie_for
-from tests.protocol_clients import (  # noqa: F401 (the fixture)
+from tests.protocol_clients import (
     ProgramClient,
-    _close_protocol_thread_connections,
     make_program_player,
 )
 

@@ -4,9 +4,8 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from games.models import Table
-from tests.protocol_clients import (  # noqa: F401 (the fixture)
+from tests.protocol_clients import (
     ProgramClient,
-    _close_protocol_thread_connections,
     make_program_player,
 )
 

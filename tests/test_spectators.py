@@ -22,9 +22,8 @@ from ratings.models import Rating
 from ratings.services import shown_value
 from tests.factories import make_friends, make_guest, make_player, player_at
 from tests.live_clients import CARD_TOKEN, cards_in, connect, leaked, play_whole_match_in_browsers
-from tests.protocol_clients import (  # noqa: F401 (the fixture)
+from tests.protocol_clients import (
     ProgramClient,
-    _close_protocol_thread_connections,
     make_program_player,
     play_whole_match,
 )

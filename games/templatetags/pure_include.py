@@ -10,6 +10,7 @@ object's text would not say what it shows.
 """
 
 import json
+import threading
 
 from django import template
 from django.template.loader import render_to_string
@@ -20,6 +21,7 @@ register = template.Library()
 
 KEPT = 20_000  # pieces kept per process (a few MB); the oldest goes first
 _rendered: dict = {}
+_evicting = threading.Lock()  # the sockets' database threads render at once (joker_site/db_threads.py)
 
 
 @register.simple_tag(name="pure_include")
@@ -27,11 +29,14 @@ def pure_include(template_name, **values):
     key = (get_language(), template_name, _text_of(values))
     html = _rendered.get(key)
     if html is None:
-        html = mark_safe(render_to_string(template_name, values))
-        if len(_rendered) >= KEPT:
-            _rendered.pop(next(iter(_rendered)))
-        _rendered[key] = html
-    return html
+        # Kept as a plain str: a SafeString has a __dict__, so the garbage collector would
+        # walk every kept piece on each full collection (joker_site/heap.py).
+        html = str.__str__(render_to_string(template_name, values))  # a plain copy (str() keeps the SafeString)
+        with _evicting:
+            if len(_rendered) >= KEPT:
+                _rendered.pop(next(iter(_rendered)), None)
+            _rendered[key] = html
+    return mark_safe(html)
 
 
 def _text_of(values: dict) -> str:
