@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from accounts.sockets import CLOSE_CREDENTIALS_GONE, user_group
 from chat.sockets import BROWSER_FRAMES as CHAT_FRAMES
 from chat.sockets import ChatSocket
-from joker_site.db_threads import in_thread
+from joker_site.db_threads import in_thread, move_in_thread
 from joker_site.refusals import Refusal
 
 from .consumer_dispatch import DispatchWithoutHop
@@ -212,7 +212,7 @@ class TableConsumer(DispatchWithoutHop, ChatSocket, MemberSocket, AsyncWebsocket
             await self.receive_chat(frame)
             return
         handler = resign_for_player if frame["type"] == "resign" else act_for_player
-        outcome = await in_thread(_in_language(handler, self.language))(self.table_id, self.player, frame)
+        outcome = await move_in_thread(_in_language(handler, self.language))(self.table_id, self.player, frame)
         if outcome is not None:
             await self.send_error(outcome)
             await self.send_state(keep_error=True)  # a stale tab catches up at once

@@ -27,7 +27,7 @@ from django.utils.translation import gettext_lazy
 
 from accounts.sockets import CLOSE_CREDENTIALS_GONE, token_group, user_group
 from chat.sockets import ProtocolChat
-from joker_site.db_threads import close_thread_connections, in_thread  # noqa: F401 (the protocol's callers import them here)
+from joker_site.db_threads import close_thread_connections, in_thread, move_in_thread  # noqa: F401 (the protocol's callers import them here)
 from joker_site.refusals import Refusal  # every service's refusals are one, sent as they are
 from quickplay.protocol import QuickPlayProtocol
 
@@ -207,7 +207,7 @@ class PlayConsumer(DispatchWithoutHop, QuickPlayProtocol, ProtocolChat, AsyncWeb
         if "seat" in action:
             raise Refusal("invalid_action", _("Leave the seat out of the action: the server knows where you sit."))
         try:
-            table_id, view = await in_thread(_act)(self.player, match_id, version, action)
+            table_id, view = await move_in_thread(_act)(self.player, match_id, version, action)
         except Refusal as refusal:
             await self.send_error(refusal, message)
             if refusal.code == "stale_version":
@@ -221,7 +221,7 @@ class PlayConsumer(DispatchWithoutHop, QuickPlayProtocol, ProtocolChat, AsyncWeb
         await self._subscribe(table_id, message)
 
     async def on_resign(self, message):
-        table_id, view = await in_thread(_resign)(self.player, message["match"])
+        table_id, view = await move_in_thread(_resign)(self.player, message["match"])
         await self._send_view(table_id, view, message)
 
     # --- sending --------------------------------------------------------------------------

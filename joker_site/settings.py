@@ -280,6 +280,8 @@ BOT_PACE_SECONDS = env_seconds("BOT_PACE_SECONDS", 1, minimum=0)
 UNFILLED_TABLE_SECONDS = env_int("UNFILLED_TABLE_SECONDS", 30 * 60, minimum=1)
 # Database threads per web process for every socket's work (joker_site/db_threads.py, docs/deploy.md).
 PROTOCOL_DB_THREADS = env_int("PROTOCOL_DB_THREADS", 8, minimum=1)
+# ... and for the players' moves, which do not wait behind the others' updates.
+MOVE_DB_THREADS = env_int("MOVE_DB_THREADS", 4, minimum=1)
 # The clocks (games/services/clocks.py): each second one indexed query for the due deadlines
 # and one for the lapsed graces; a tick not run within a few seconds is dropped (the next one
 # does its work). The slower sweep releases seats of dead web processes and closes unfilled tables.

@@ -52,3 +52,33 @@ async def test_whole_classic_short_match_over_the_protocol_leaks_no_hidden_card(
     assert match.status == MatchStatus.FINISHED
     assert len(state.scores()["deal_scores"]) == 12
     assert all(s["view"]["ranking"] is not None for s in last)
+
+
+async def test_a_players_move_runs_on_the_moves_own_threads_not_behind_the_others_updates(monkeypatch):
+    import threading
+
+    from games.services import matches
+
+    made_on = []
+    perform = matches.perform
+
+    def recorded(*args, **kwargs):
+        made_on.append(threading.current_thread().name)
+        return perform(*args, **kwargs)
+
+    monkeypatch.setattr(matches, "perform", recorded)
+    clients, match_id, version = await _start("japanese", ["prog_nino", "prog_gio"], {"target": 11})
+    from asgiref.sync import sync_to_async
+
+    from games.models import Match
+    from games.services.matches import load_state
+
+    state = await sync_to_async(lambda: load_state(Match.objects.get(pk=match_id)))()
+    seat = state.to_act
+    action = {k: v for k, v in state.legal_actions(seat)[0].to_record().items() if k != "seat"}
+    await clients[seat].send({"type": "act", "match": match_id, "version": version, "action": action, "id": 7})
+    answer = await clients[seat].receive_type("state")
+    while answer["version"] == version:  # a position sent before the move was made
+        answer = await clients[seat].receive_type("state")
+    assert answer["version"] == version + 1
+    assert made_on and all(name.startswith("move-db") for name in made_on)
