@@ -8,6 +8,7 @@ the JSON protocol sends it as it is.
 
 from django.core.cache import cache
 
+from joker_site.process_memo import ProcessMemo
 from ratings.services import cached_shown_ratings
 
 from ..engine import IllegalAction, Play, state_from_record
@@ -159,17 +160,9 @@ def finished_trick(match: Match, view: dict) -> dict | None:
         last = after.view(None)["last_trick"]
         trick = {**last, "deal": finished_deals - 1} if last and last.get("cards") else {}
         cache.set(key, trick, timeout=24 * 3600)
-    _remember(_final_tricks, key, trick)
+    _final_tricks.put(key, trick)
     return trick or None
 
 
 # In-process copies of what never changes once known (a Redis round trip per seat and move otherwise).
-_final_tricks: dict = {}
-KEPT_HERE = 4096
-
-
-def _remember(memo: dict, key, value) -> None:
-    if key not in memo:
-        if len(memo) >= KEPT_HERE:
-            memo.pop(next(iter(memo)))
-        memo[key] = value
+_final_tricks = ProcessMemo(4096)

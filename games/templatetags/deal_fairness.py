@@ -13,6 +13,7 @@ from django.core.cache import cache
 from games.fairness import check_deal
 from games.services import match_log
 from games.templatetags.pure_include import pure_include
+from joker_site.process_memo import ProcessMemo
 
 register = template.Library()
 
@@ -28,14 +29,11 @@ def deal_verified(match_id: int, entry: dict) -> bool:
         deal = match_log.dealt(match_id, index)
         verified = isinstance(deal, dict) and check_deal(index, deal, entry).verified
         cache.set(key, verified, timeout=None)
-    if key not in _verified:
-        if len(_verified) >= 4096:
-            _verified.pop(next(iter(_verified)))
-        _verified[key] = verified
+    _verified.put(key, verified)
     return verified
 
 
-_verified: dict = {}
+_verified = ProcessMemo(4096)
 
 
 @register.simple_tag

@@ -10,18 +10,17 @@ object's text would not say what it shows.
 """
 
 import json
-import threading
 
 from django import template
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
+from joker_site.process_memo import ProcessMemo
+
 register = template.Library()
 
-KEPT = 20_000  # pieces kept per process (a few MB); the oldest goes first
-_rendered: dict = {}
-_evicting = threading.Lock()  # the sockets' database threads render at once (joker_site/db_threads.py)
+_rendered = ProcessMemo(20_000)  # pieces kept per process (a few MB)
 
 
 @register.simple_tag(name="pure_include")
@@ -32,10 +31,7 @@ def pure_include(template_name, **values):
         # Kept as a plain str: a SafeString has a __dict__, so the garbage collector would
         # walk every kept piece on each full collection (joker_site/heap.py).
         html = str.__str__(render_to_string(template_name, values))  # a plain copy (str() keeps the SafeString)
-        with _evicting:
-            if len(_rendered) >= KEPT:
-                _rendered.pop(next(iter(_rendered)), None)
-            _rendered[key] = html
+        _rendered.put(key, html)
     return mark_safe(html)
 
 
