@@ -45,6 +45,21 @@ def expect_newer_than(page, version, timeout=None) -> int:
     return version_of(page)
 
 
+def expect_move_answered(page, version) -> int:
+    """Wait for the position after the move just clicked. A click that sent nothing (the
+    table had been redrawn under the finger in that instant: no `waiting-for-server`, still
+    the same position and this page's turn) is made once more, as a person taps again."""
+    try:
+        return expect_newer_than(page, version, timeout=5000)
+    except AssertionError:
+        unsent = (version_of(page) == version and is_my_turn(page)
+                  and page.locator(f"{MATCH}.waiting-for-server").count() == 0)
+        if not unsent:
+            return expect_newer_than(page, version)
+    make_a_move(page)
+    return expect_newer_than(page, version)
+
+
 def expect_table_at_rest(page, timeout=None):
     expect(page.locator("html")).not_to_have_class(re.compile(r"\btable-moving\b"), **_timeout(timeout))
 
@@ -210,6 +225,8 @@ def play_until(pages, done, *, match_id=None, seats=None, before_move=None, max_
             expect_marked_moves_are_the_legal_ones(actor, match_id, seats[actor])
         if not (before_move and before_move(actor)):
             make_a_move(actor)
-        version = expect_newer_than(actor, version)
+            version = expect_move_answered(actor, version)
+        else:
+            version = expect_newer_than(actor, version)
         everyone_at(pages, version)
     raise AssertionError(f"still not done after {max_moves} moves")
