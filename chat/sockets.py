@@ -117,8 +117,6 @@ class ProtocolChat:
     (docs/protocol.md), and the room of every table the connection has open."""
 
     async def follow_chat(self, table_id):
-        from games.protocol import in_thread
-
         groups = self.__dict__.setdefault("chat_groups", {})
         group = services.chat_group(table_id, await in_thread(services.room_for)(table_id, self.player))
         if groups.get(table_id) == group:
@@ -141,7 +139,7 @@ class ProtocolChat:
             raise services.ChatRefusal("not_at_table", _("Join or watch the table first (join_table or resync)."))
 
     async def on_chat(self, message):
-        from games.protocol import _reply, in_thread
+        from games.protocol import _reply
 
         self._open_table(message["table"])
         said = await in_thread(services.post)(message["table"], self.player, message.get("phrase"),
@@ -151,13 +149,13 @@ class ProtocolChat:
                                               "message": services.as_reader_sees(services.message_event(said))}))
 
     async def on_chat_report(self, message):
-        from games.protocol import _reply, in_thread
+        from games.protocol import _reply
 
         report = await in_thread(services.report)(message["message"], self.player)
         await self.send_json(_reply(message, {"type": "chat_reported", "message": report.message_id}))
 
     async def on_chat_history(self, message):
-        from games.protocol import _reply, in_thread
+        from games.protocol import _reply
 
         self._open_table(message["table"])
         room, said = await in_thread(services.history)(message["table"], self.player)

@@ -27,7 +27,7 @@ from django.utils.translation import gettext_lazy
 
 from accounts.sockets import CLOSE_CREDENTIALS_GONE, token_group, user_group
 from chat.sockets import ProtocolChat
-from joker_site.db_threads import close_thread_connections, in_thread, move_in_thread  # noqa: F401 (the protocol's callers import them here)
+from joker_site.db_threads import in_thread, move_in_thread
 from joker_site.refusals import Refusal  # every service's refusals are one, sent as they are
 from quickplay.protocol import QuickPlayProtocol
 

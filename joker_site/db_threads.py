@@ -2,9 +2,8 @@
 
 Channels' default (`database_sync_to_async`, `thread_sensitive=True`) runs all the
 database work of a process, every consumer's, one call after another on a single
-thread: a browser seat's move waited there behind every other tab's rendering,
-and at a table where one seat is a browser a move took 120 ms at the p99 on an
-idle site. Nothing here relies on thread affinity, and the row lock in
+thread: a browser seat's move waited there behind every other tab's rendering.
+Nothing here relies on thread affinity, and the row lock in
 `matches.perform` keeps each match's moves in order. Each pool thread keeps its
 own database connection.
 """

@@ -13,6 +13,7 @@ import asyncio
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from joker_site.db_threads import in_thread
 from joker_site.refusals import Refusal
 
 from . import services
@@ -20,12 +21,6 @@ from .consumers import keep_seen, stop_keeping_seen
 from .models import EntryStatus, QueueEntry
 
 ACTIONS = ("join", "leave", "status")
-
-
-def _database(function):
-    from games.protocol import in_thread
-
-    return in_thread(function)
 
 
 class QuickPlayProtocol:
@@ -43,16 +38,16 @@ class QuickPlayProtocol:
         if action == "join":
             await self._follow_quick_play()  # before joining: a pairing at once must reach this socket
             try:
-                status = await _database(_join)(self.player, message.get("variant"), message.get("stake") or 0,
+                status = await in_thread(_join)(self.player, message.get("variant"), message.get("stake") or 0,
                                                 message.get("bots") or False)
             except Refusal as refusal:
                 if refusal.code != "already_waiting":
                     await self._forget_quick_play_if_idle()
                 raise
         elif action == "leave":
-            status = await _database(_leave)(self.player)
+            status = await in_thread(_leave)(self.player)
         else:
-            status = await _database(_status)(self.player)
+            status = await in_thread(_status)(self.player)
         await self._answer_quick_play(status, message)
 
     async def _answer_quick_play(self, status, message=None):
@@ -89,7 +84,7 @@ class QuickPlayProtocol:
 
     async def quickplay_changed(self, event):
         if self.player is not None and self.quick_queue is not None and event.get("queue") == self.quick_queue:
-            status = await _database(_status)(self.player)
+            status = await in_thread(_status)(self.player)
             if status["status"] == EntryStatus.WAITING:
                 await self._answer_quick_play(status)
 
@@ -97,11 +92,11 @@ class QuickPlayProtocol:
     # `paired` already, or left) changes nothing.
     async def quickplay_paired(self, event):
         if self.player is not None and self.quick_queue is not None:
-            await self._answer_quick_play(await _database(_entry_status)(self.player, event["entry"]))
+            await self._answer_quick_play(await in_thread(_entry_status)(self.player, event["entry"]))
 
     async def quickplay_dropped(self, event):
         if self.player is not None and self.quick_queue is not None:
-            await self._answer_quick_play(await _database(_entry_status)(self.player, event["entry"],
+            await self._answer_quick_play(await in_thread(_entry_status)(self.player, event["entry"],
                                                                          self.language))
 
 

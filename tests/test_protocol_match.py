@@ -57,7 +57,11 @@ async def test_whole_classic_short_match_over_the_protocol_leaks_no_hidden_card(
 async def test_a_players_move_runs_on_the_moves_own_threads_not_behind_the_others_updates(monkeypatch):
     import threading
 
+    from asgiref.sync import sync_to_async
+
+    from games.models import Match
     from games.services import matches
+    from games.services.matches import load_state
 
     made_on = []
     perform = matches.perform
@@ -68,11 +72,6 @@ async def test_a_players_move_runs_on_the_moves_own_threads_not_behind_the_other
 
     monkeypatch.setattr(matches, "perform", recorded)
     clients, match_id, version = await _start("japanese", ["prog_nino", "prog_gio"], {"target": 11})
-    from asgiref.sync import sync_to_async
-
-    from games.models import Match
-    from games.services.matches import load_state
-
     state = await sync_to_async(lambda: load_state(Match.objects.get(pk=match_id)))()
     seat = state.to_act
     action = {k: v for k, v in state.legal_actions(seat)[0].to_record().items() if k != "seat"}

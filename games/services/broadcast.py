@@ -89,11 +89,7 @@ def _server_loop():
     loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
     if loop is None or loop.is_closed() or not loop.is_running():
         return None
-    try:
-        asyncio.get_running_loop()
-        return None  # this thread runs a loop of its own
-    except RuntimeError:
-        return loop
+    return None if _loop_runs_in_this_thread() else loop  # else this thread runs a loop of its own
 
 
 def _hand_to_loop(loop, layer, group: str, message: dict) -> None:
