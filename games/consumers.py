@@ -7,6 +7,7 @@ sends forms as JSON. A consumer never forwards state it was given: on every
 
 import asyncio
 import logging
+import time
 from urllib.parse import parse_qs
 
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -26,6 +27,7 @@ from .frames import UnreadableFrame, read_json_object
 from .services import presence, spectators
 from .services.broadcast import LOBBY_GROUP, table_group
 from .services.spectators import WatchRefused
+from .table_reads import follow_move_notice, match_of_table, remember_outcome, shared_table_read
 
 log = logging.getLogger(__name__)
 
@@ -224,6 +226,7 @@ class TableConsumer(DispatchWithoutHop, ChatSocket, MemberSocket, AsyncWebsocket
         version = event.get("version")
         if self.closing or (version is not None and version <= getattr(self, "shown_version", -1)):
             return
+        await follow_move_notice(event)
         await self.send_state(version=version)
 
     async def table_check(self, event):
@@ -330,10 +333,15 @@ def _refusal_fragment(table_id, player, refusal, language) -> str:
 
 def act_for_player(table_id, player, frame) -> str | None:
     """Perform a browser's action through `matches.perform`, the protocol's way in (the
-    seat is found under the match's lock); the refusal's message, or None when applied."""
+    seat is found under the match's lock); the refusal's message, or None when applied.
+    What the move read serves this process's other tabs of the table, as the protocol's."""
     from .services.matches import perform
 
-    return _refusal_message(table_id, lambda match_id: perform(match_id, player, frame["action"], frame["version"]))
+    def move(match_id):
+        started = time.monotonic()
+        remember_outcome(perform(match_id, player, frame["action"], frame["version"]), started)
+
+    return _refusal_message(table_id, move)
 
 
 def resign_for_player(table_id, player, frame) -> str | None:
@@ -344,9 +352,7 @@ def resign_for_player(table_id, player, frame) -> str | None:
 
 def _refusal_message(table_id, change) -> str | None:
     """Make `change` to the table's match; the refusal's message for the page, or None."""
-    from .models import Match
-
-    match_id = Match.objects.filter(table_id=table_id).values_list("pk", flat=True).first()
+    match_id = match_of_table(table_id)
     if match_id is None:
         return _("The match has not started yet.")
     try:
@@ -365,8 +371,6 @@ def table_fragment(table_id, player, language, version=None) -> tuple[str, int]:
     the match, from the database."""
     from .match_views import page_context
     from .models import Table, TableStatus
-    from .protocol import shared_table_read
-
     with translation.override(language):
         read = shared_table_read(table_id, version) if version is not None else None
         if read is not None:

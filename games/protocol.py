@@ -11,13 +11,9 @@ connection reads and renders its own seat's view. Every refusal is an `error`
 message; it changes nothing and keeps the socket open.
 """
 
-import asyncio
 import json
 import logging
-import threading
 import time
-from collections import OrderedDict
-from dataclasses import dataclass, field
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -35,6 +31,15 @@ from .consumer_dispatch import DispatchWithoutHop
 from .frames import NotAnObject, UnreadableFrame, read_json_object
 from .services import presence, spectators
 from .services.broadcast import table_group
+from .table_reads import (
+    TableRead,
+    follow_move_notice,
+    match_for_view,
+    read_at_least,
+    read_once,
+    remember_outcome,
+    remember_read,
+)
 
 log = logging.getLogger(__name__)
 
@@ -231,6 +236,7 @@ class PlayConsumer(DispatchWithoutHop, QuickPlayProtocol, ProtocolChat, AsyncWeb
         table_id, version = event.get("table"), event.get("version")
         if table_id not in self.tables:
             return
+        await follow_move_notice(event)
         sent = self.tables[table_id]
         if version is not None and sent is not None and version <= sent:
             return
@@ -276,7 +282,7 @@ class PlayConsumer(DispatchWithoutHop, QuickPlayProtocol, ProtocolChat, AsyncWeb
         if version is not None:
             view = _view_in_memory(table_id, self.player, version)
             if view is None:  # one read for all of this process's connections to the table
-                await _read_once(table_id, version)
+                await read_once(table_id, version)
                 view = _view_in_memory(table_id, self.player, version)
         if view is not None:  # no thread: the acts waiting for one go first
             await self._send_view(table_id, view, message)
@@ -556,133 +562,6 @@ def _check_may_watch(table_id, player):
         raise refusal
 
 
-def _match_for_view(**lookup):
-    """The match with its table and seats (with players) in two queries. The record comes
-    along: a process renders for its seats every move made in another process, so the
-    cache usually holds only the previous position, which the record brings up to date."""
-    from django.db.models import Prefetch
-
-    from .models import Match
-    from .services.matches import seats_with_players
-
-    seats = Prefetch("table__seats", queryset=seats_with_players())
-    # The record is not read: the cached position and the log rows since it are (load_state).
-    found = list(Match.objects.select_related("table").prefetch_related(seats).defer("document").filter(**lookup)[:1])
-    return found[0] if found else None
-
-
-# --- one read per table and version for all of this process's connections ----------------
-#
-# A move is announced to every seat's connection, and several of them may be in
-# this process: the first to render reads the match and its seats, the others
-# render their own seat's view from that read. An entry only ever holds what was
-# read after its version was committed (the seats too), so it is never older than
-# what a presence notice (which always reads afresh) already showed.
-
-TABLE_READS_KEPT = 512
-
-
-@dataclass(frozen=True)
-class TableRead:
-    version: int
-    started: float  # time.monotonic() when the read began: of two reads of one version, the later wins
-    match: object
-    seats: list
-    # What every seat's view of this read shares, made by the first view: the public seats
-    # (their ratings come through the cache, a Redis round trip per view otherwise).
-    shared: dict = field(default_factory=dict, compare=False)
-
-    def public_seats(self, made_here=True):
-        """The seats' public facts in the active language (a guest's name is translated);
-        None when `made_here` is False and no view of this read has made them yet."""
-        from django.utils.translation import get_language
-
-        from .services.presenter import public_seats
-
-        key = ("public_seats", get_language())
-        public = self.shared.get(key)
-        if public is None and made_here:
-            public = self.shared[key] = public_seats(self.match.table, self.seats)
-        return public
-
-
-_table_reads: OrderedDict = OrderedDict()  # table id -> TableRead
-_table_reads_lock = threading.Lock()
-
-
-def _remember_read(table_id, read: TableRead) -> None:
-    with _table_reads_lock:
-        known = _table_reads.get(table_id)
-        if known is None or (read.version, read.started) > (known.version, known.started):
-            _table_reads[table_id] = read
-            _table_reads.move_to_end(table_id)
-            while len(_table_reads) > TABLE_READS_KEPT:
-                _table_reads.popitem(last=False)
-
-
-def _read_at_least(table_id, version):
-    """This process's read of the table at `version` or later, if it has one."""
-    with _table_reads_lock:
-        read = _table_reads.get(table_id)
-    return read if read is not None and read.version >= version else None
-
-
-def shared_table_read(table_id, version):
-    """This process's read of a running match's table at `version` or later (the match with
-    its table and seats), made now when there is none; None before the match."""
-    read = _read_at_least(table_id, version)
-    if read is not None:
-        return read
-    started = time.monotonic()
-    match = _match_for_view(table_id=table_id)
-    if match is None or match.version < version:
-        return None
-    read = TableRead(match.version, started, match, list(match.table.seats.all()))
-    _remember_read(table_id, read)
-    return read
-
-
-def forget_table_reads() -> None:
-    """Tests that rewrite a match by hand."""
-    with _table_reads_lock:
-        _table_reads.clear()
-
-
-_reads_in_flight: dict = {}  # table id -> (version, task) of the read a notice started (event loop only)
-
-
-async def _read_once(table_id, version):
-    """Read the table at `version` for this process's connections, once: a notice reaches
-    every connection of the table in the same instant, and each used to make the same read
-    on a database thread of its own."""
-    flight = _reads_in_flight.get(table_id)
-    if flight is None or flight[0] < version:
-        task = asyncio.ensure_future(in_thread(_read_for_views)(table_id, version))
-        _reads_in_flight[table_id] = (version, task)
-
-        def landed(done, table_id=table_id):
-            if _reads_in_flight.get(table_id, (None, None))[1] is done:
-                del _reads_in_flight[table_id]
-
-        task.add_done_callback(landed)
-    else:
-        task = flight[1]
-    try:
-        await asyncio.shield(task)
-    except Exception:  # the connection's own read, in its thread, will say what is wrong
-        log.exception("table %s: the shared read failed", table_id)
-
-
-def _read_for_views(table_id, version) -> None:
-    """The shared read, its public seats and its position, in this process's memory."""
-    from .services.matches import load_state
-
-    read = shared_table_read(table_id, version)
-    if read is not None:
-        read.public_seats()
-        load_state(read.match)
-
-
 def _view_in_memory(table_id, player, version):
     """A notice's view made on the event loop from what this process holds: its read of
     the table at `version` or later, that read's public seats and the position itself.
@@ -694,7 +573,7 @@ def _view_in_memory(table_id, player, version):
     from .services.matches import cached_state, held_seat
     from .services.presenter import seat_view
 
-    read = _read_at_least(table_id, version)
+    read = read_at_least(table_id, version)
     if read is None:
         return None
     public = read.public_seats(made_here=False)
@@ -738,14 +617,14 @@ def _table_payload(table_id, player, version=None):
     from .services.presenter import public_seats, seat_of
 
     if version is not None:
-        read = _read_at_least(table_id, version)
+        read = read_at_least(table_id, version)
         if read is not None:
             return _state_or_refusal(read, player)
     started = time.monotonic()
-    match = _match_for_view(table_id=table_id)
+    match = match_for_view(table_id=table_id)
     if match is not None:
         read = TableRead(match.version, started, match, list(match.table.seats.all()))
-        _remember_read(table_id, read)
+        remember_read(table_id, read)
         return _state_or_refusal(read, player)
     table = Table.objects.get(pk=table_id)
     return "table", {
@@ -772,13 +651,8 @@ def _act(player, match_id, version, action):
 
     started = time.monotonic()
     outcome = perform(match_id, player, action, version)
-    # The committed match, its position and the seats perform read under the match's lock
-    # serve the other seats' connections here too. `started` is when the seats were read:
-    # a presence change's fresh read (its notice has no version) made after it wins.
-    table_id = outcome.match.table_id
-    read = TableRead(outcome.version, started, outcome.match, list(outcome.match.table.seats.all()))
-    _remember_read(table_id, read)
-    return table_id, _view_from(read, player, outcome.state)
+    read = remember_outcome(outcome, started)
+    return read.match.table_id, _view_from(read, player, outcome.state)
 
 
 def _resign(player, match_id):
@@ -786,5 +660,5 @@ def _resign(player, match_id):
     from .services.presenter import seat_view
 
     seat = resign(match_id, player)
-    match = _match_for_view(pk=match_id)
+    match = match_for_view(pk=match_id)
     return match.table_id, seat_view(match, seat)

@@ -72,7 +72,7 @@ def _close_socket_thread_connections():
     them before pytest-django flushes or drops the test database. The process's reads of
     tables go too: the next test's tables may reuse their ids."""
     yield
-    from games.protocol import forget_table_reads
+    from games.table_reads import forget_table_reads
     from joker_site.db_threads import close_thread_connections
 
     close_thread_connections()

@@ -11,7 +11,7 @@ from channels.layers import get_channel_layer
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import protocol
+from games import table_reads
 from games.consumers import table_fragment
 from games.models import Match
 from games.services.broadcast import table_group
@@ -33,7 +33,7 @@ def _move(match, rng):
 def test_every_seat_after_the_first_renders_from_the_shared_read():
     match, players = seated_match("classic", ("ana", "giorgi", "nino", "dato"), game_type="short")
     outcome = _move(match, random.Random(1))
-    protocol.forget_table_reads()
+    table_reads.forget_table_reads()
     first, version = table_fragment(match.table_id, players[0], "ka", outcome.version)
     assert version == outcome.version
     for player in players[1:]:
@@ -78,3 +78,40 @@ async def test_a_page_told_of_a_position_it_shows_sends_nothing():
         assert int(VERSION.search(frame).group(1)) == outcome.version
     finally:
         await page.disconnect()
+
+
+@pytest.mark.django_db
+def test_the_next_read_of_a_running_match_carries_its_seats_ratings_for_a_minute(monkeypatch):
+    from games.services import presenter
+
+    match, players = seated_match("japanese", ("tamar", "levan"), target=11)
+    rng = random.Random(3)
+    asked = []
+    real = presenter.seat_ratings
+    monkeypatch.setattr(presenter, "seat_ratings", lambda table, seats: asked.append(table.pk) or real(table, seats))
+    table_fragment(match.table_id, players[0], "ka", match.version)
+    assert len(asked) == 1
+    for _ in range(3):
+        outcome = _move(Match.objects.select_related("table").get(pk=match.pk), rng)
+        table_fragment(match.table_id, players[1], "ru", outcome.version)  # a read of the new version
+    assert len(asked) == 1
+    monkeypatch.setattr(table_reads, "RATINGS_CARRIED_SECONDS", 0)
+    outcome = _move(Match.objects.select_related("table").get(pk=match.pk), rng)
+    table_fragment(match.table_id, players[0], "ka", outcome.version)
+    assert len(asked) == 2
+
+
+@pytest.mark.django_db
+def test_a_finished_match_s_read_asks_for_the_ratings_again(monkeypatch):
+    from games.services import presenter
+    from games.services.matches import resign
+
+    match, players = seated_match("japanese", ("tamar", "levan"), target=11)
+    table_fragment(match.table_id, players[0], "ka", match.version)
+    asked = []
+    real = presenter.seat_ratings
+    monkeypatch.setattr(presenter, "seat_ratings", lambda table, seats: asked.append(table.pk) or real(table, seats))
+    resign(match.pk, players[0])
+    finished = Match.objects.get(pk=match.pk)
+    table_fragment(match.table_id, players[1], "ka", finished.version)
+    assert asked == [match.table_id]

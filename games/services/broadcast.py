@@ -1,8 +1,11 @@
 """Tell connected consumers that something moved; each one renders its own view.
 
-Messages carry no cards and no per-seat state, only "what changed" and the new
-version: a consumer that misses one (channel layers deliver at most once)
-catches up on the next, or when its client resyncs.
+Messages carry no hidden card and no per-seat state, only "what changed" and the
+new version; a plain move's notice also carries what the move changed (its
+public actions and the clock fields, games/services/matches.py `_move_notice`),
+so that a process holding the previous version need not read the match. A
+consumer that misses one (channel layers deliver at most once) catches up on
+the next, or when its client resyncs.
 """
 
 import asyncio
@@ -116,9 +119,12 @@ def lobby_changed() -> None:
     _send(LOBBY_GROUP, {"type": "lobby.changed"})
 
 
-def table_changed(table_id: int, version: int | None = None) -> None:
+def table_changed(table_id: int, version: int | None = None, move: dict | None = None) -> None:
     # The table id lets a connection that follows several tables (the JSON protocol) tell them apart.
-    _send(table_group(table_id), {"type": "table.changed", "table": table_id, "version": version})
+    message = {"type": "table.changed", "table": table_id, "version": version}
+    if move is not None:
+        message["move"] = move
+    _send(table_group(table_id), message)
 
 
 def tables_are_at(versions) -> None:

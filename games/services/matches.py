@@ -14,6 +14,7 @@ one (a double tap, a message the websocket resent after reconnecting) changes
 nothing. Every refusal is a `MatchError` (a `joker_site.refusals.Refusal`).
 """
 
+import copy
 import json
 import logging
 import threading
@@ -221,11 +222,17 @@ def _locked_match(match_id: int, with_seats: bool = False) -> Match:
     match.table = Table.from_db(connection.alias, None, _converted(Table, row[len(_MATCH_COLUMNS):], connection))
     match.table._state.fields_cache["match"] = match  # table.match, as select_related would leave it
     if with_seats:
-        seats = seats_with_players().filter(table_id=match.table_id)
-        seats._result_cache = _seat_rows(match.table, connection)
-        seats._prefetch_done = True
-        match.table._prefetched_objects_cache = {"seats": seats}
+        hold_seats(match.table, _seat_rows(match.table, connection))
     return match
+
+
+def hold_seats(table: Table, seats: list) -> None:
+    """Make `seats` the table's seats as a prefetch leaves them (`table.seats.all()` reads nothing);
+    unlike the ORM's prefetch, the query that holds them does not refer back to the table."""
+    held = seats_with_players().filter(table_id=table.pk)
+    held._result_cache = seats
+    held._prefetch_done = True
+    table._prefetched_objects_cache = {"seats": held}
 
 
 def _locked_match_orm(match_id: int, with_seats: bool) -> Match:
@@ -412,18 +419,20 @@ def _save(match: Match, state) -> None:
     changed columns), with its move clock in the same UPDATE: `deadline_at`, when the server
     moves for the player to act (`clocks.deadline`; beat's tick acts only if the match is
     still at this version, see `clock_ran_out`)."""
-    _store(match, state)
+    entries = _store(match, state)
     table_id, version = match.table_id, match.version
+    match.move_notice = notice = _move_notice(match, entries)
     # Only a committed version is a position anyone will ask for again.
     key, saved = _state_key(match), state.copy()
     transaction.on_commit(lambda: _remember_state(key, saved))
-    transaction.on_commit(lambda: broadcast.table_changed(table_id, version))
+    transaction.on_commit(lambda: broadcast.table_changed(table_id, version, move=notice))
 
 
-def _store(match: Match, state) -> None:
+def _store(match: Match, state) -> list:
     """Write the next version (for `_save`): one log row of what it adds to the record
     (games/services/match_log.py) and the match row's changed columns, in plain SQL on
-    PostgreSQL; once the match is over, the whole record in its `document` too."""
+    PostgreSQL; once the match is over, the whole record in its `document` too. Returns
+    the row's entries."""
     from django.db import connection
 
     mark = getattr(match, "_log_mark", None)
@@ -441,7 +450,7 @@ def _store(match: Match, state) -> None:
     if connection.vendor != "postgresql":  # SQLite (`make run`): the ORM's statements
         MatchAction.objects.create(match=match, version=match.version, entries=entries)
         match.save(update_fields=_END_FIELDS)
-        return
+        return entries
     with connection.cursor() as cursor:
         cursor.execute(_INSERT_LOG_SQL, [match.pk, match.version, json.dumps(entries)])
         if match.status != MatchStatus.RUNNING:
@@ -451,6 +460,65 @@ def _store(match: Match, state) -> None:
                                        json.dumps(match.deal_commitments), match.pk])
         else:
             cursor.execute(_MOVE_SQL, [match.version, match.turn_started_at, match.deadline_at, match.pk])
+    return entries
+
+
+# --- A move made in another process --------------------------------------------------
+#
+# Every web process renders each move for the seats connected to it, and most moves
+# were made in another process. Reading the match again for that cost a process more
+# CPU than the move itself (the ORM's queries, the new log row). A plain move changes
+# only a few things, and its notice carries them: a process that holds the previous
+# version applies them (`after_move`) and reads nothing.
+
+def _move_notice(match: Match, entries: list) -> dict | None:
+    """What this version changed, for `after_move`: the log row's entries, the columns a
+    move writes and each seat's clock fields. None when it dealt (a deal's entry holds
+    every hand, and notices carry no hidden card), when the match ended, or when the seats
+    were not read under the lock (the clocks' and the leaving paths: those read afresh)."""
+    if match.status != MatchStatus.RUNNING or not all(entry.keys() == {"actions"} for entry in entries):
+        return None
+    held = getattr(match.table, "_prefetched_objects_cache", {}).get("seats")
+    if held is None:
+        return None
+    return {
+        "entries": entries,
+        "turn_started_at": match.turn_started_at.isoformat() if match.turn_started_at else None,
+        "deadline_at": match.deadline_at.isoformat() if match.deadline_at else None,
+        "seats": [[seat.pk, seat.bank_spent_ms, seat.timeouts_in_row] for seat in held],
+    }
+
+
+def after_move(match: Match, seats: list, state, notice: dict):
+    """The match (with its table), its seats and its position one version after `match`,
+    `seats` and `state` (their copies: the objects given are another read's and stay as
+    they were), from that version's notice (`_move_notice`). Raises when the notice does
+    not fit the position (the caller then reads the database)."""
+    from datetime import datetime
+
+    clock_fields = {seat_id: (bank, timeouts) for seat_id, bank, timeouts in notice["seats"]}
+    if set(clock_fields) != {seat.pk for seat in seats}:
+        raise ValueError("the notice's seats are not the read's")
+    table = copy.copy(match.table)
+    moved = copy.copy(match)
+    moved.__dict__.pop("_record", None)
+    moved.version = match.version + 1
+    moved.turn_started_at = notice["turn_started_at"] and datetime.fromisoformat(notice["turn_started_at"])
+    moved.deadline_at = notice["deadline_at"] and datetime.fromisoformat(notice["deadline_at"])
+    moved.table = table
+    new_seats = []
+    for seat in seats:
+        seat = copy.copy(seat)
+        seat.bank_spent_ms, seat.timeouts_in_row = clock_fields[seat.pk]
+        new_seats.append(seat)
+    hold_seats(table, new_seats)
+    match_log.catch_up(state, [notice["entries"]])
+    return moved, new_seats, state
+
+
+def remember_position(match: Match, state) -> None:
+    """Keep `state` as the position of `match` at its version (a copy is kept)."""
+    _remember_state(_state_key(match), state.copy())
 
 
 # --- Timeouts, leaving, resigning -----------------------------------------------------

@@ -35,9 +35,10 @@ def _seats_with_players(table: Table, seats=None):
     return table.seats.select_related("player__user").order_by("index")
 
 
-def public_seats(table: Table, seats=None) -> list[dict]:
+def public_seats(table: Table, seats=None, ratings=None) -> list[dict]:
+    """`ratings`: `seat_ratings` of these seats, when the caller holds them."""
     seats = list(_seats_with_players(table, seats))
-    ratings = seat_ratings(table, seats)
+    ratings = seat_ratings(table, seats) if ratings is None else ratings
     public = []
     for seat in seats:
         public.append({
@@ -49,11 +50,22 @@ def public_seats(table: Table, seats=None) -> list[dict]:
             "grace_until": clocks.grace_deadline(seat.disconnected_at).isoformat()
             if seat.disconnected_at and not seat.left_at else None,
             "rating": ratings.get(seat.index),
-            # Seconds left of the seat's bank (None at a table without one); for the seat to act,
-            # as at the start of its move: it runs down once the move time is over.
-            "bank": round(clocks.bank_left_ms(table, seat) / 1000, 1) if table.bank_seconds else None,
+            "bank": public_bank(table, seat),
         })
     return public
+
+
+def public_bank(table: Table, seat) -> float | None:
+    """Seconds left of the seat's bank (None at a table without one); for the seat to act,
+    as at the start of its move: it runs down once the move time is over."""
+    return round(clocks.bank_left_ms(table, seat) / 1000, 1) if table.bank_seconds else None
+
+
+def public_seats_after_move(public: list[dict], table: Table, seats) -> list[dict]:
+    """`public_seats` of a read after a move changed only the seats' clock fields: the same
+    facts with each seat's bank as it is now (games/services/matches.py, `after_move`)."""
+    banks = {seat.index: public_bank(table, seat) for seat in seats}
+    return [{**entry, "bank": banks[entry["index"]]} for entry in public]
 
 
 def _with_result(view: dict, match: Match, state, seats) -> dict:
@@ -123,7 +135,9 @@ def card_refusals(state, seat: int | None) -> dict:
         try:
             probe.apply(_play_probe(view, seat, card))
         except IllegalAction as error:
-            refusals[card] = error
+            # Kept without its traceback: through its frames it referred back to this dict, a
+            # cycle that only the garbage collector's full passes freed (joker_site/heap.py).
+            refusals[card] = error.with_traceback(None)
         else:  # pragma: no cover - the engine listed every legal play; never reached
             raise AssertionError(f"{card} was playable but not among the legal actions")
     return refusals
