@@ -16,6 +16,8 @@ as before.
 """
 
 import gc
+import logging
+import time
 from pathlib import Path
 
 from django.apps import apps
@@ -24,12 +26,39 @@ from django.template.loader import get_template
 from django.urls import get_resolver
 from django.utils import translation
 
+log = logging.getLogger(__name__)
+
+LONG_PAUSE_MS = 100  # a full collection this long shows in what the players wait for: logged
+
 
 def settle() -> None:
     _index_urls()
     _compile_templates()
     gc.collect()  # nothing that is already garbage is frozen
     gc.freeze()
+    if _log_long_pauses not in gc.callbacks:
+        gc.callbacks.append(_log_long_pauses)
+
+
+_pause_started = [0.0, 0.0]  # perf_counter and thread_time when the full collection began
+
+
+def _log_long_pauses(phase, info) -> None:
+    """Log each full collection that stopped the process for LONG_PAUSE_MS or more (with the
+    CPU it took, the rest being the process put off the CPU, and how many objects it found
+    to be garbage): what an operator reads when the players' waiting has spikes the CPU
+    figures do not explain."""
+    if info["generation"] != 2:
+        return
+    if phase == "start":
+        _pause_started[0] = time.perf_counter()
+        _pause_started[1] = time.thread_time()
+        return
+    paused_ms = (time.perf_counter() - _pause_started[0]) * 1000
+    if paused_ms >= LONG_PAUSE_MS:
+        cpu_ms = (time.thread_time() - _pause_started[1]) * 1000
+        log.warning("a full garbage collection paused this process for %.0f ms (%.0f ms of CPU, %d objects "
+                    "collected)", paused_ms, cpu_ms, info["collected"])
 
 
 def _index_urls() -> None:

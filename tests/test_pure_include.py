@@ -46,6 +46,21 @@ def test_a_piece_is_drawn_again_in_another_language():
     assert russian != georgian
 
 
+def test_a_stamp_is_written_into_a_piece_drawn_once_for_every_version(monkeypatch):
+    drawn = []
+    real = pure.render_to_string
+    monkeypatch.setattr(pure, "render_to_string", lambda name, values: drawn.append(values) or real(name, values))
+    card = {"card": "7H", "choices": [{"play": "7H"}], "reason": None}
+    source = '{% pure_include "games/_playable_card.html" c=c stamp=v %}'
+    at_4, at_5 = render(source, c=card, v=4), render(source, c=card, v=5)
+    assert len(drawn) == 1
+    assert '"version": 4,' in at_4 and '"version": 5,' in at_5
+    assert at_4.replace('"version": 4,', '"version": 5,') == at_5
+    assert pure.STAMP_MARKER not in at_4
+    with pytest.raises(TypeError, match="whole number"):
+        render(source, c=card, v="5")
+
+
 def test_only_plain_data_may_key_a_piece():
     class Shown:
         value = 1500

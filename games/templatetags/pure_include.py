@@ -7,6 +7,11 @@ change come from here instead of the template engine. The template sees only the
 passed (as with `include ... only`), and the values must be plain data (strings, numbers,
 booleans, None, and lists, tuples and dicts of them): their text is the key, and an
 object's text would not say what it shows.
+
+`stamp=` passes a whole number that changes on every move (the match's version in a
+card's button): it is not part of the key. The piece is drawn once with a marker in its
+place, and each use writes the number over the marker, so the template may only write
+`{{ stamp }}` as it is (no filter, no arithmetic).
 """
 
 import json
@@ -23,15 +28,23 @@ register = template.Library()
 _rendered = ProcessMemo(20_000)  # pieces kept per process (a few MB)
 
 
+STAMP_MARKER = "\ue000stamp\ue000"  # a private-use character: no text the site writes holds it
+
+
 @register.simple_tag(name="pure_include")
-def pure_include(template_name, **values):
-    key = (get_language(), template_name, _text_of(values))
+def pure_include(template_name, stamp=None, **values):
+    key = (get_language(), template_name, _text_of(values), stamp is not None)
     html = _rendered.get(key)
     if html is None:
+        drawn = render_to_string(template_name, values if stamp is None else {**values, "stamp": STAMP_MARKER})
         # Kept as a plain str: a SafeString has a __dict__, so the garbage collector would
         # walk every kept piece on each full collection (joker_site/heap.py).
-        html = str.__str__(render_to_string(template_name, values))  # a plain copy (str() keeps the SafeString)
+        html = str.__str__(drawn)  # a plain copy (str() keeps the SafeString)
         _rendered.put(key, html)
+    if stamp is not None:
+        if type(stamp) is not int:
+            raise TypeError(f"pure_include stamps a whole number only, not {stamp!r}")
+        html = html.replace(STAMP_MARKER, str(stamp))
     return mark_safe(html)
 
 
