@@ -244,8 +244,11 @@ class TableConsumer(DispatchWithoutHop, ChatSocket, MemberSocket, AsyncWebsocket
         except WatchRefused as refusal:  # the match started under a watcher who may not see it
             await self.refuse_watcher(refusal)
             return
-        if version is not None and shown <= getattr(self, "shown_version", -1):
-            return  # another notice's render already showed this position or a later one
+        showing = getattr(self, "shown_version", -1)
+        if shown < showing or (version is not None and shown == showing):
+            # Another render already showed a later position (a presence change's read that
+            # began before a move's notice and ended after it), or this one.
+            return
         self.shown_version = shown
         if not keep_error:
             html += render_to_string("games/_match_error.html", {"message": ""})
@@ -366,7 +369,7 @@ def table_fragment(table_id, player, language, version=None) -> tuple[str, int]:
     """The tab's HTML and the match version it shows (-1 before the match).
 
     `version`: the one a notice announced. The match and its seats come from this
-    process's one read of the table at that version or later (games/protocol.py's
+    process's one read of the table at that version or later (games/table_reads.py's
     TableRead, shared with the JSON protocol's connections); without one, or before
     the match, from the database."""
     from .match_views import page_context

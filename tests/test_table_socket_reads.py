@@ -115,3 +115,28 @@ def test_a_finished_match_s_read_asks_for_the_ratings_again(monkeypatch):
     finished = Match.objects.get(pk=match.pk)
     table_fragment(match.table_id, players[1], "ka", finished.version)
     assert asked == [match.table_id]
+
+
+@pytest.mark.asyncio
+async def test_a_page_never_goes_back_to_an_earlier_position(monkeypatch):
+    """A presence change's render (no version) that read the table before a move's notice
+    was drawn, and ended after it, must not take the page back a move."""
+    from games import consumers
+
+    page = consumers.TableConsumer()
+    page.table_id, page.player, page.language, page.closing = 1, None, "ka", False
+    sent = []
+
+    async def send(text_data=None, bytes_data=None):
+        sent.append(text_data)
+
+    page.send = send
+    drawn = {"version": 7}
+    monkeypatch.setattr(consumers, "table_fragment",
+                        lambda table_id, player, language, version=None: (f"v{drawn['version']}", drawn["version"]))
+    await page.send_state(version=7)
+    drawn["version"] = 6  # the slower, older read lands last
+    await page.send_state()
+    drawn["version"] = 7  # a presence change at the same position: drawn again (who is connected)
+    await page.send_state()
+    assert [html[:2] for html in sent] == ["v7", "v7"] and page.shown_version == 7
