@@ -9,7 +9,9 @@ other seats would, the JSON view of every other seat (`protocol._table_payload`
 with the announced version) and the HTML fragment of every seat
 (`consumers.table_fragment`), the first time as a process that holds only the
 previous position (the move was made elsewhere), then again from what that
-first read left.
+first read left. For a move whose notice carries what it changed, it also times
+the first JSON view of a process that holds the previous version's read and
+applies the notice (`json_view_notice_cpu_ms`).
 
 With BENCH_REDIS_URL set (a Redis database it empties) the cache, the channel layer and
 Celery's broker are Redis, as in production, and their commands are counted too.
@@ -116,6 +118,21 @@ class Counter:
         return execute(sql, params, many, context)
 
 
+def serve_notices_on_a_loop():
+    """Hand the moves' notices to an event loop of their own, as a web process hands them to
+    its server's loop (games/services/broadcast.py): a send is not waited for, and a script's
+    own way (a new loop per send, to wait on) would count a cost the server never pays."""
+    import asyncio
+    import threading
+
+    from asgiref.sync import SyncToAsync
+
+    loop = asyncio.new_event_loop()
+    threading.Thread(target=loop.run_forever, name="notices", daemon=True).start()
+    SyncToAsync.threadlocal.main_event_loop = loop
+    SyncToAsync.threadlocal.main_event_loop_pid = os.getpid()
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser()
     parser.add_argument("moves", nargs="?", type=int, default=300)
@@ -127,13 +144,14 @@ def main(argv=None):
         redis_commands.install()
     recreate_database()
     setup()
+    serve_notices_on_a_loop()
     from django.contrib.auth import get_user_model
     from django.db import connection
 
     from accounts.models import Player
-    from games import consumers, protocol
+    from games import consumers, protocol, table_reads
     from games.models import Match
-    from games.services import matches
+    from games.services import broadcast, matches
     from games.services import tables as table_service
     from games.services.tables import TableSettings
 
@@ -148,9 +166,11 @@ def main(argv=None):
     move = Counter()
     json_view = Counter()
     html_view = Counter()
-    cpu = {"move": 0.0, "json_first": 0.0, "json_shared": 0.0, "html_first": 0.0, "html_shared": 0.0}
+    previous_read = None
+    notice_view = Counter()
+    cpu = {"move": 0.0, "json_notice": 0.0, "json_first": 0.0, "json_shared": 0.0, "html_first": 0.0, "html_shared": 0.0}
     sizes = {"json": 0, "html": 0}
-    counted = {"json": 0, "html": 0}
+    counted = {"json": 0, "html": 0, "notice": 0}
     profiler = None
     if args.profile:
         import cProfile
@@ -170,6 +190,8 @@ def main(argv=None):
                 profiler.enable()
             started = time.process_time()
             outcome = matches.perform(match.pk, by_seat[seat], action, version)
+            while broadcast._in_flight:  # the notice's send, on the loop: its CPU is the move's
+                time.sleep(0.0002)
             cpu["move"] += time.process_time() - started
             if profiler and args.profile == "move":
                 profiler.disable()
@@ -178,10 +200,25 @@ def main(argv=None):
         redis_before = redis_commands.commands
         before, version, state = state, outcome.version, outcome.state
         others = [s for s in by_seat if s != seat]
-        # The other seats' process: it holds the previous position only.
+        notice = outcome.match.move_notice
+        if notice is not None and previous_read is not None:
+            # The other seats' process as it usually is: it holds the previous version's read,
+            # and the move's notice brings it up to date (games/table_reads.py).
+            matches.forget_states()
+            matches._remember_state((match.pk, match.created_at, version - 1), before)
+            table_reads.forget_table_reads()
+            table_reads.remember_read(table.pk, previous_read)
+            event = {"type": "table.changed", "table": table.pk, "version": version, "move": notice}
+            with connection.execute_wrapper(notice_view):
+                started = time.process_time()
+                table_reads.take_move_notice(event)
+                protocol._table_payload(table.pk, by_seat[others[0]], version)
+                cpu["json_notice"] += time.process_time() - started
+            counted["notice"] += 1
+        # The other seats' process after a deal or a clock's move: it holds the previous position only.
         matches.forget_states()
         matches._remember_state((match.pk, match.created_at, version - 1), before)
-        protocol.forget_table_reads()
+        table_reads.forget_table_reads()
         with connection.execute_wrapper(json_view):
             for i, other in enumerate(others):
                 started = time.process_time()
@@ -201,6 +238,7 @@ def main(argv=None):
                 sizes["html"] += len(html.encode())
                 counted["html"] += 1
         redis_views += redis_commands.commands - redis_before
+        previous_read = table_reads.read_at_least(table.pk, version)
     seats_other = max(counted["json"], 1)
     seats_html = max(counted["html"], 1)
     print(f"moves: {made}")
@@ -211,6 +249,9 @@ def main(argv=None):
         print(f"move_redis_commands_per_move: {redis_move / made:.2f}")
         print(f"views_redis_commands_per_seat_move: {redis_views / (seats_other + seats_html):.2f}")
     print(f"json_view_statements_per_seat_move: {json_view.statements / seats_other:.2f}")
+    print(f"moves_with_notice: {counted['notice']}")
+    print(f"json_view_notice_cpu_ms: {cpu['json_notice'] / max(counted['notice'], 1) * 1000:.2f}")
+    print(f"json_view_notice_statements: {notice_view.statements / max(counted['notice'], 1):.2f}")
     print(f"json_view_first_cpu_ms: {cpu['json_first'] / made * 1000:.2f}")
     print(f"json_view_shared_cpu_ms: {cpu['json_shared'] / max(seats_other - made, 1) * 1000:.2f}")
     print(f"json_view_bytes: {sizes['json'] / seats_other:.0f}")

@@ -25,8 +25,11 @@
      random 1.5-4.5 s per move, like people).
    The move clock is CLOCK_SECONDS (default 120, and 15, the shortest, when
    THINK_MS is set, so that the clocks' work happens during the run).
-4. Measures, in the steady window (the run after its first WARMUP seconds,
-   default a sixth of DURATION, at most 10 s), the time from sending an action
+4. Measures, in the steady window (from WARMUP seconds, default a sixth of
+   DURATION and at most 10 s, after the last table's match has started: while
+   tables are still being created and seated, their first moves meet that work,
+   which no site has for all its tables at once; the first matches start one
+   after another over START_SPREAD seconds, by default as long), the time from sending an action
    to receiving the position it produced (`p50_ms`...), the time from the
    action to each OTHER seat of the table receiving that position
    (`notice_p50_ms`, `notice_p99_ms`), and, on PINGERS idle connections of
@@ -73,6 +76,9 @@ THINK_MS = os.environ.get("THINK_MS", "").strip()
 BROWSER_SHARE = float(os.environ.get("BROWSER_SHARE", "0"))
 CLOCK_SECONDS = int(os.environ.get("CLOCK_SECONDS") or (15 if THINK_MS else 120))
 WARMUP = float(os.environ.get("WARMUP") or min(10.0, DURATION / 6))
+# The tables' first matches start one after another over this many seconds (players arrive
+# over time; all at once, the start's work and the first moves' clocks would meet).
+START_SPREAD = float(os.environ.get("START_SPREAD") or min(10.0, DURATION / 6))
 HELD_SEARCH = [int(n) for n in os.environ.get("HELD_SEARCH", "").replace(" ", "").split(",") if n]
 HELD_P99_MS = float(os.environ.get("HELD_P99_MS", "200"))
 MOVE_TIMEOUT = 30.0  # a position that does not come within this counts as an error
@@ -226,8 +232,14 @@ def stop_site(site):
 # --- the bots --------------------------------------------------------------------------------
 
 class Measures:
-    def __init__(self, steady_from):
-        self.steady_from = steady_from  # time.perf_counter(): what is sent before it is left out
+    def __init__(self, tables):
+        # time.perf_counter(): what is sent before it is left out. It is set once every table
+        # has started (`table_started`): until then tables are still being created and seated,
+        # and their first moves meet that work (the first reads, every piece drawn anew).
+        self.steady_from = float("inf")
+        self.steady_from_monotonic = None
+        self.tables = tables
+        self.tables_started = 0
         self.move_ms = []
         self.browser_move_ms = []
         self.notice_ms = []
@@ -240,6 +252,13 @@ class Measures:
 
     def steady(self, sent):
         return sent >= self.steady_from
+
+    def table_started(self):
+        """A slot's first match began; the steady window opens WARMUP s after the last one."""
+        self.tables_started += 1
+        if self.tables_started == self.tables:
+            self.steady_from = time.perf_counter() + WARMUP
+            self.steady_from_monotonic = time.monotonic() + WARMUP
 
 
 class TableMoves:
@@ -430,6 +449,8 @@ async def match_slot(index, sockets, browsers, site, measures, deadline):
     variant, _seats, options = VARIANTS[index % 2]
     rng = random.Random(index)
     pages = []
+    first_match = True
+    await asyncio.sleep(START_SPREAD * index / max(measures.tables, 1))
     try:
         while time.monotonic() < deadline:
             creator = ProgramSeat(sockets[0], measures, rng, deadline, None)
@@ -439,24 +460,37 @@ async def match_slot(index, sockets, browsers, site, measures, deadline):
                 measures.errors.append(f"create_table: {room}")
                 return
             table_id = room["table"]
-            for seat in range(1, len(sockets)):
-                await sockets[seat].send(json.dumps({"type": "join_table", "table": table_id, "seat": seat}))
-                if seat in browsers:  # its page must find the seat taken
-                    await _seated(sockets[seat])
-            measures.matches_started += 1
+            # The last seat to join starts the match and its clock: the pages open before it
+            # (a page must find its seat taken), so that no seat's first position waits while
+            # other pages open; in the first seconds of a run hundreds do.
             moves = TableMoves()
-            players = []
-            for seat, sock in enumerate(sockets):
+            players = [None] * len(sockets)
+            joining = sorted(range(1, len(sockets)), key=lambda seat: seat not in browsers)
+            if 0 in browsers:  # the creator sits already
+                players[0] = await open_page(site, table_id, browsers[0], measures, rng, deadline, moves)
+                pages.append(players[0].socket)
+            for seat in joining:
+                await sockets[seat].send(json.dumps({"type": "join_table", "table": table_id, "seat": seat}))
+                if seat in browsers or seat != joining[-1]:
+                    await _seated(sockets[seat])
+                if seat == joining[-1]:
+                    break
                 if seat in browsers:
-                    async with HANDSHAKES:
-                        page = await connect_page(f"{site['ws']}/ws/table/{table_id}/?lang=ka", site["origin"],
-                                                  browsers[seat])
-                    pages.append(page)
-                    players.append(BrowserSeat(page, measures, rng, deadline, moves))
-                else:
-                    players.append(ProgramSeat(sock, measures, rng, deadline, moves))
+                    players[seat] = await open_page(site, table_id, browsers[seat], measures, rng, deadline, moves)
+                    pages.append(players[seat].socket)
+            if joining[-1] in browsers:  # every other seat is a browser's: its page opens last
+                players[joining[-1]] = await open_page(site, table_id, browsers[joining[-1]], measures, rng,
+                                                       deadline, moves)
+                pages.append(players[joining[-1]].socket)
+            measures.matches_started += 1
+            for seat, sock in enumerate(sockets):
+                if players[seat] is None:
+                    players[seat] = ProgramSeat(sock, measures, rng, deadline, moves)
             for seat in browsers:  # the page holds the seat now
                 await sockets[seat].close()
+            if first_match:
+                measures.table_started()
+                first_match = False
             finished = await asyncio.gather(*(player.play() for player in players))
             for page in pages:
                 await page.close()
@@ -475,6 +509,12 @@ async def match_slot(index, sockets, browsers, site, measures, deadline):
     finally:
         for s in [*sockets, *pages]:
             await s.close()
+
+
+async def open_page(site, table_id, cookie, measures, rng, deadline, moves):
+    async with HANDSHAKES:
+        page = await connect_page(f"{site['ws']}/ws/table/{table_id}/?lang=ka", site["origin"], cookie)
+    return BrowserSeat(page, measures, rng, deadline, moves)
 
 
 async def _seated(sock):
@@ -536,14 +576,13 @@ async def run_bots(port, tokens, sessions, cookie_name, matches, plan, taken):
     site = {"ws": f"ws://127.0.0.1:{port}", "origin": f"http://127.0.0.1:{port}", "play": url,
             "tokens": slot_tokens}
     opening = time.monotonic()
-    measures = Measures(float("inf"))
+    measures = Measures(sum(1 for first, seats in plan))
     slot_sockets = await asyncio.gather(*(open_sockets(f"slot {i}", url, t, measures)
                                           for i, t in enumerate(slot_tokens)))
     pinger_sockets = await asyncio.gather(*(open_sockets("pinger", url, [tokens[taken + i]], measures)
                                             for i in range(PINGERS)))
     log(f"loadtest: {taken + PINGERS} sockets open in {time.monotonic() - opening:.1f} s")
     started = time.monotonic()
-    measures.steady_from = time.perf_counter() + WARMUP
     deadline = started + DURATION
     slots = []
     for i, sockets in enumerate(slot_sockets):
@@ -552,9 +591,13 @@ async def run_bots(port, tokens, sessions, cookie_name, matches, plan, taken):
             browsers = {seat: f"{cookie_name}={sessions[first + seat]}" for seat in range(plan[i][1])
                         if first + seat in sessions}
             slots.append(match_slot(i, sockets, browsers, site, measures, deadline))
+    measures.tables = len(slots)
     pingers = [pinger(sockets[0], measures, deadline) for sockets in pinger_sockets if sockets]
     await asyncio.gather(*slots, *pingers)
-    return measures, time.monotonic() - started
+    if measures.steady_from_monotonic is None:  # some table never started: nothing was measured
+        return measures, 1e-9
+    # No move is sent after the deadline.
+    return measures, max(min(time.monotonic(), deadline) - measures.steady_from_monotonic, 1e-9)
 
 
 def percentile(values, p):
@@ -578,12 +621,11 @@ def run(matches):
         tokens, sessions, cookie_name = make_bots(seats_needed, browsers)
         wait_until_listening(port, site)
         log(f"loadtest: site up on 127.0.0.1:{port}; playing")
-        measures, elapsed = asyncio.run(run_bots(port, tokens, sessions, cookie_name, matches, plan, taken))
+        measures, steady = asyncio.run(run_bots(port, tokens, sessions, cookie_name, matches, plan, taken))
     finally:
         stop_site(site)
     for error in measures.errors[:10]:
         log(f"error: {error}")
-    steady = max(min(elapsed, DURATION) - WARMUP, 1e-9)  # no move is sent after the deadline
     moves = len(measures.move_ms) + len(measures.browser_move_ms)
     log(f"loadtest: {measures.matches_started} matches started, {measures.matches_finished} finished, "
         f"{moves} moves in the steady {steady:.1f} s; load average {os.getloadavg()[0]:.1f}")
