@@ -37,8 +37,8 @@ from .table_reads import (
     match_for_view,
     read_at_least,
     read_once,
+    read_table_now,
     remember_outcome,
-    remember_read,
 )
 
 log = logging.getLogger(__name__)
@@ -620,11 +620,8 @@ def _table_payload(table_id, player, version=None):
         read = read_at_least(table_id, version)
         if read is not None:
             return _state_or_refusal(read, player)
-    started = time.monotonic()
-    match = match_for_view(table_id=table_id)
-    if match is not None:
-        read = TableRead(match.version, started, match, list(match.table.seats.all()))
-        remember_read(table_id, read)
+    read = read_table_now(table_id)
+    if read is not None:
         return _state_or_refusal(read, player)
     table = Table.objects.get(pk=table_id)
     return "table", {

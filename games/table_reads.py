@@ -153,9 +153,15 @@ def shared_table_read(table_id, version):
     read = read_at_least(table_id, version)
     if read is not None:
         return read
+    read = read_table_now(table_id)
+    return read if read is not None and read.version >= version else None
+
+
+def read_table_now(table_id):
+    """A fresh read of the table's match (None before the match), kept for this process."""
     started = time.monotonic()
     match = match_for_view(table_id=table_id)
-    if match is None or match.version < version:
+    if match is None:
         return None
     read = TableRead(match.version, started, match, list(match.table.seats.all()))
     remember_read(table_id, read)
@@ -230,11 +236,12 @@ def take_move_notice(event) -> bool:
     remember_position(match, state)
     shared = {}
     for key, value in list(read.shared.items()):
-        if key in ("spectators", "ratings"):  # a change of the count is pushed on its own (spectators_changed)
+        if key == "spectators":  # a change of the count is pushed on its own (spectators_changed)
             shared[key] = value
         elif key[0] == "public_seats":
             shared[key] = public_seats_after_move(value, match.table, seats)
     # The seats are the earlier read's with the move's clock fields: as old as that read.
+    # Its ratings come along by remember_read's rule (_carry_ratings).
     remember_read(table_id, TableRead(version, read.started, match, seats, shared))
     return True
 
