@@ -9,6 +9,11 @@ TEST_REDIS_URL ?= redis://127.0.0.1:6379/0
 # `make test` runs the browser suite beside the other one, on a database and Redis DB of its own.
 TEST_E2E_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/joker_e2e
 TEST_E2E_REDIS_URL ?= redis://127.0.0.1:6379/1
+# ... and each suite in two halves side by side (scripts/run_suites.sh): the second halves' own.
+TEST_DATABASE_URL_2 ?= postgres://postgres@127.0.0.1:5432/joker_2
+TEST_REDIS_URL_2 ?= redis://127.0.0.1:6379/2
+TEST_E2E_DATABASE_URL_2 ?= postgres://postgres@127.0.0.1:5432/joker_e2e_2
+TEST_E2E_REDIS_URL_2 ?= redis://127.0.0.1:6379/3
 # Browser tests drive Debian's chromium (Playwright's own browser download is not used).
 CHROMIUM := /usr/bin/chromium
 E2E_ARTIFACTS := test-artifacts/e2e
@@ -59,15 +64,18 @@ define run_browser_tests
 		$(PY) -m pytest -q -m e2e tests/e2e $(E2E_PYTEST_ARGS) || [ $$? -eq 5 ]
 endef
 
-# Two pytest runs at once (Playwright's sync API and pytest-asyncio clash in one process, and the
-# browser run mostly waits on its servers): scripts/run_suites.sh prints each run's output whole,
-# the other suite's first, and fails if either failed. Exit code 5 (no test selected) is not a failure.
+# Four pytest runs at once, each suite in two halves (Playwright's sync API and pytest-asyncio
+# clash in one process, and the browser runs mostly wait on their servers): scripts/run_suites.sh
+# prints each run's output whole, the browser runs' last, and fails if any failed. Exit code 5
+# (no test selected) is not a failure.
 test: install $(CHROMIUM)
 	$(VENV)/bin/ruff check --quiet .
 	scripts/ensure_services.sh
 	PY=$(PY) E2E_ARTIFACTS=$(E2E_ARTIFACTS) \
 		UNIT_DATABASE_URL=$(TEST_DATABASE_URL) UNIT_REDIS_URL=$(TEST_REDIS_URL) \
+		UNIT_DATABASE_URL_2=$(TEST_DATABASE_URL_2) UNIT_REDIS_URL_2=$(TEST_REDIS_URL_2) \
 		E2E_DATABASE_URL=$(TEST_E2E_DATABASE_URL) E2E_REDIS_URL=$(TEST_E2E_REDIS_URL) \
+		E2E_DATABASE_URL_2=$(TEST_E2E_DATABASE_URL_2) E2E_REDIS_URL_2=$(TEST_E2E_REDIS_URL_2) \
 		E2E_PYTEST_ARGS="$(E2E_PYTEST_ARGS)" scripts/run_suites.sh
 
 # The browser tests alone (E2E_PYTEST_ARGS="-k language -x" narrows them).

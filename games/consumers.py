@@ -24,6 +24,7 @@ from joker_site.refusals import Refusal
 
 from .consumer_dispatch import DispatchWithoutHop
 from .frames import UnreadableFrame, read_json_object
+from .notice_turns import notice_turn
 from .services import presence, spectators
 from .services.broadcast import LOBBY_GROUP, table_group
 from .services.spectators import WatchRefused
@@ -214,7 +215,9 @@ class TableConsumer(DispatchWithoutHop, ChatSocket, MemberSocket, AsyncWebsocket
             await self.receive_chat(frame)
             return
         handler = resign_for_player if frame["type"] == "resign" else act_for_player
+        self.own_move_next = False
         outcome = await move_in_thread(_in_language(handler, self.language))(self.table_id, self.player, frame)
+        self.own_move_next = outcome is None  # its notice is the next this tab handles: it skips the turns
         if outcome is not None:
             await self.send_error(outcome)
             await self.send_state(keep_error=True)  # a stale tab catches up at once
@@ -227,7 +230,12 @@ class TableConsumer(DispatchWithoutHop, ChatSocket, MemberSocket, AsyncWebsocket
         if self.closing or (version is not None and version <= getattr(self, "shown_version", -1)):
             return
         await follow_move_notice(event)
-        await self.send_state(version=version)
+        if version is not None and getattr(self, "own_move_next", False):
+            self.own_move_next = False  # the first move's notice after this tab's move: its own (or a later one)
+            await self.send_state(version=version)
+            return
+        async with notice_turn():  # the update of another seat's move waits for its turn
+            await self.send_state(version=version)
 
     async def table_check(self, event):
         """The sweeper's reminder of the table's version: only a tab that missed it renders again."""

@@ -29,6 +29,7 @@ from quickplay.protocol import QuickPlayProtocol
 
 from .consumer_dispatch import DispatchWithoutHop
 from .frames import NotAnObject, UnreadableFrame, read_json_object
+from .notice_turns import notice_turn
 from .services import presence, spectators
 from .services.broadcast import table_group
 from .table_reads import (
@@ -239,8 +240,9 @@ class PlayConsumer(DispatchWithoutHop, QuickPlayProtocol, ProtocolChat, AsyncWeb
         await follow_move_notice(event)
         sent = self.tables[table_id]
         if version is not None and sent is not None and version <= sent:
-            return
-        await self._send_table(table_id, version=version)
+            return  # its own move's notice, answered already: not a turn (its next act would wait behind it)
+        async with notice_turn():
+            await self._send_table(table_id, version=version)
 
     async def table_check(self, event):
         """The sweeper's reminder of a table's version (games/services/broadcast.py): the same."""

@@ -4,8 +4,9 @@ A move is announced to every connection of its table, and several of them may be
 in one web process: the JSON protocol's (games/protocol.py) and the match pages'
 (games/consumers.py). The first to render reads the match and its seats; the
 others render their own view from that read. A move made in this process leaves
-its read here (`remember_outcome`); a plain move made in another one is applied
-to the previous version's read from what its notice carries (`take_move_notice`).
+its read here (`remember_outcome`); a move made in another one is applied to the
+previous version's read from what its notice carries (`take_move_notice`), and a
+version that dealt from its one log row (`take_dealt_notice`).
 """
 
 import asyncio
@@ -142,8 +143,7 @@ def remember_read(table_id, read: TableRead) -> None:
 
 def read_at_least(table_id, version):
     """This process's read of the table at `version` or later, if it has one."""
-    with _table_reads_lock:
-        read = _table_reads.get(table_id)
+    read = _held_read(table_id)
     return read if read is not None and read.version >= version else None
 
 
@@ -209,11 +209,12 @@ def _read_for_views(table_id, version) -> None:
         load_state(read.match)
 
 
-def take_move_notice(event) -> bool:
+def take_move_notice(event, dealt_entries=None) -> bool:
     """A move's notice that carries what the move changed (games/services/matches.py,
     `after_move`): when this process holds its read of the table at the version before,
     the read of the new version is made from it, with no query. Called on the event loop
     by each connection the notice reaches: the first makes the read, the others find it.
+    A version that dealt also needs its log row's entries (`take_dealt_notice` reads them).
     Whether this process now holds a read of that version or a later one."""
     from .services.matches import after_move, cached_state, remember_position
     from .services.presenter import public_seats_after_move
@@ -221,15 +222,16 @@ def take_move_notice(event) -> bool:
     move, table_id, version = event.get("move"), event.get("table"), event.get("version")
     if move is None or version is None:
         return False
-    with _table_reads_lock:
-        read = _table_reads.get(table_id)
+    read = _held_read(table_id)
     if read is None or read.version != version - 1:
         return read is not None and read.version >= version  # made here already, or a version missed
+    if move.get("dealt") and dealt_entries is None:
+        return False
     state = cached_state(read.match)
     if state is None:
         return False
     try:
-        match, seats, state = after_move(read.match, read.seats, state, move)
+        match, seats, state = after_move(read.match, read.seats, state, move, dealt_entries)
     except Exception:  # never trust a shortcut over a read
         log.exception("table %s: the notice of version %s did not fit; reading it", table_id, version)
         return False
@@ -246,11 +248,33 @@ def take_move_notice(event) -> bool:
     return True
 
 
+def _held_read(table_id):
+    """The latest read of the table this process holds, or None."""
+    with _table_reads_lock:
+        return _table_reads.get(table_id)
+
+
+def take_dealt_notice(event) -> bool:
+    """`take_move_notice` for a version that dealt, on a database thread: the one log row
+    the version added is read (it holds the hands, which no notice carries), not the match
+    and its seats."""
+    read = _held_read(event["table"])
+    if read is None or read.version != event["version"] - 1:
+        return read is not None and read.version >= event["version"]
+    rows = read.match.log_rows(event["version"], after=read.version)
+    return len(rows) == 1 and take_move_notice(event, rows[0])
+
+
+_dealt_in_flight: dict = {}  # (table id, version) -> the task reading that version's log row (event loop only)
+
+
 async def follow_move_notice(event) -> None:
     """`take_move_notice`, once the read of the version before has landed when this process
     is reading it now (a deal's version, read from the database, and the next move's notice
-    often arrive close together)."""
-    if take_move_notice(event) or event.get("move") is None:
+    often arrive close together); for a version that dealt, with its log row, read once for
+    all of this process's connections."""
+    move = event.get("move")
+    if take_move_notice(event) or move is None:
         return
     flight = _reads_in_flight.get(event.get("table"))
     if flight is not None and flight[0] == event["version"] - 1:
@@ -259,7 +283,24 @@ async def follow_move_notice(event) -> None:
         except Exception:  # the connection reads for itself
             log.exception("table %s: the read a notice waited for failed", event.get("table"))
             return
-        take_move_notice(event)
+        if take_move_notice(event):
+            return
+    if move.get("dealt"):
+        held = _held_read(event.get("table"))
+        if held is not None and held.version == event["version"] - 1:
+            await _follow_dealt_notice(event)  # else the connection's own read makes it
+
+
+async def _follow_dealt_notice(event) -> None:
+    key = (event["table"], event["version"])
+    task = _dealt_in_flight.get(key)
+    if task is None:
+        task = _dealt_in_flight[key] = asyncio.ensure_future(in_thread(take_dealt_notice)(event))
+        task.add_done_callback(lambda done: _dealt_in_flight.pop(key, None))
+    try:
+        await asyncio.shield(task)
+    except Exception:  # the connection reads for itself
+        log.exception("table %s: reading the log row of version %s failed", *key)
 
 
 def remember_outcome(outcome, started) -> TableRead:

@@ -13,6 +13,14 @@ microsecond on this machine: with the default settings it stopped the process fo
 to 225 ms every few seconds of play. Freezing what start-up made (over 120,000 objects)
 takes it out of every later collection; what the process makes afterwards is collected
 as before.
+
+What play makes lives a little while (a table's read lasts until its next move, a seat's
+view until it is sent), long enough to outlive CPython's first two generations at their
+default sizes and count towards the next full collection. So a process at 100 closed-loop
+tables still paused 120-250 ms about every ten seconds (15 full collections a web process
+in a 90 s run). Larger generations (GC_THRESHOLDS) let those objects die of their
+reference counts first: one full collection a process in the same run, and the same
+resident memory (141 MB a process after 80 s either way).
 """
 
 import gc
@@ -29,6 +37,7 @@ from django.utils import translation
 log = logging.getLogger(__name__)
 
 LONG_PAUSE_MS = 100  # a full collection this long shows in what the players wait for: logged
+GC_THRESHOLDS = (20_000, 50, 100)  # CPython's default is (700, 10, 10)
 
 
 def settle() -> None:
@@ -36,6 +45,7 @@ def settle() -> None:
     _compile_templates()
     gc.collect()  # nothing that is already garbage is frozen
     gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
     if _log_long_pauses not in gc.callbacks:
         gc.callbacks.append(_log_long_pauses)
 

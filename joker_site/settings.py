@@ -195,6 +195,8 @@ else:
                                   "CONFIG": {"directory": str(VAR_DIR)}}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     CELERY_BROKER_URL = "filesystem://"
+    # kombu's filesystem transport, with each message renamed into the queue whole (joker_site/file_broker.py).
+    CELERY_BROKER_TRANSPORT = "joker_site.file_broker:Transport"
     _celery_dir = VAR_DIR / "celery-broker"
     _celery_dir.mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_TRANSPORT_OPTIONS = {
@@ -281,7 +283,9 @@ UNFILLED_TABLE_SECONDS = env_int("UNFILLED_TABLE_SECONDS", 30 * 60, minimum=1)
 # Database threads per web process for every socket's work (joker_site/db_threads.py, docs/deploy.md).
 PROTOCOL_DB_THREADS = env_int("PROTOCOL_DB_THREADS", 8, minimum=1)
 # ... and for the players' moves, which do not wait behind the others' updates.
-MOVE_DB_THREADS = env_int("MOVE_DB_THREADS", 4, minimum=1)
+MOVE_DB_THREADS = env_int("MOVE_DB_THREADS", 8, minimum=1)
+# How many updates for other seats a web process draws at once (games/notice_turns.py).
+NOTICE_TURNS = env_int("NOTICE_TURNS", 2, minimum=1)
 # The clocks (games/services/clocks.py): each second one indexed query for the due deadlines
 # and one for the lapsed graces; a tick not run within a few seconds is dropped (the next one
 # does its work). The slower sweep releases seats of dead web processes and closes unfilled tables.

@@ -1,4 +1,5 @@
 import pytest
+from suite_halves import half_of_the_suite
 
 
 @pytest.fixture(autouse=True)
@@ -18,6 +19,22 @@ def _fast_password_hashing(settings):
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "corrupts_ledger: the test breaks the coin ledger on purpose")
+
+
+# -- make test's halves ------------------------------------------------------------------
+@pytest.hookimpl(wrapper=True)
+def pytest_collection_modifyitems(config, items):
+    """Every other hook has ordered the tests first (tests/e2e/conftest.py groups the browser
+    tests by the settings their server needs), so each run gets every n-th test of each group."""
+    result = yield
+    half = half_of_the_suite()
+    if half is not None:
+        index, count = half
+        kept = items[index - 1::count]
+        taken = set(kept)
+        config.hook.pytest_deselected(items=[item for item in items if item not in taken])
+        items[:] = kept
+    return result
 
 
 @pytest.fixture(autouse=True)

@@ -12,8 +12,10 @@ from channels.testing import WebsocketCommunicator
 
 from accounts.tokens import create_token
 from games.models import Match, MatchStatus
+from games.services import tables as table_service
 from games.services.matches import load_state
 from games.services.presenter import seat_view
+from games.services.tables import TableSettings
 from joker_site.asgi import application
 from tests.factories import make_player
 from tests.live_clients import CARD_TOKEN, leaked
@@ -27,6 +29,15 @@ def make_program_player(name):
     player = make_player(name)
     _token, raw = create_token(player.user, f"{name}'s bot")
     return player, raw
+
+
+@sync_to_async
+def japanese_match(players):
+    """A Japanese match to 11 of these two players: (the match, the seat to act)."""
+    table = table_service.create_table(players[0], TableSettings(variant="japanese", target=11))
+    table_service.sit(table.pk, players[1])
+    match = Match.objects.select_related("table").get(table=table)
+    return match, load_state(match).to_act
 
 
 class ProgramClient:

@@ -39,13 +39,15 @@ def test_embedded_settings_use_sqlite_memory_layer_and_folder_broker(tmp_path):
     code = (
         "import django, json; from django.conf import settings; django.setup();"
         "print(json.dumps([settings.DATABASES['default']['ENGINE'],"
-        " settings.CHANNEL_LAYERS['default']['BACKEND'], settings.CELERY_BROKER_URL]))"
+        " settings.CHANNEL_LAYERS['default']['BACKEND'], settings.CELERY_BROKER_URL,"
+        " settings.CELERY_BROKER_TRANSPORT]))"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, env=_embedded_env(tmp_path) | {"DJANGO_SETTINGS_MODULE": "joker_site.settings"},
         capture_output=True, text=True, check=True,
     ).stdout
     assert "sqlite3" in out and "LocalSocketChannelLayer" in out and "filesystem://" in out
+    assert "joker_site.file_broker:Transport" in out  # messages renamed into the queue whole
 
 
 @pytest.mark.timeout_sensitive

@@ -87,6 +87,25 @@ def test_a_process_catching_up_reads_only_the_new_rows():
 
 
 @pytest.mark.django_db
+def test_a_move_writes_its_log_row_and_the_match_s_new_version_in_one_statement():
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite (make run) writes through the ORM's statements")
+    match, _players = seated_match("classic", ("ana", "giorgi", "nino", "dato"), game_type="short")
+    rng = random.Random(3)
+    dealt = 0
+    for _ in range(20):  # plain moves, and the first deal's end deals the second
+        player, action = _random_move(match, rng)
+        with CaptureQueriesContext(connection) as queries:
+            perform(match.pk, player, action, match.version)
+        writes = [q["sql"] for q in queries if q["sql"].startswith(("INSERT", "UPDATE", "WITH"))]
+        assert len(writes) == 1 and "games_matchaction" in writes[0] and '"games_match"' in writes[0], writes
+        dealt += "deal_commitments" in writes[0]
+        match = fresh(match)
+        assert MatchAction.objects.filter(match=match).count() == match.version
+    assert dealt >= 1
+
+
+@pytest.mark.django_db
 def test_a_stale_or_repeated_move_writes_no_row():
     match, _players = seated_match("japanese", ("tamar", "levan"), target=11)
     player, action = _random_move(match, random.Random(2))

@@ -1,10 +1,12 @@
 """A plain move's notice carries what the move changed, and a process that holds the
 previous version's read makes the new one from it without reading the database
 (games/table_reads.py `take_move_notice`, games/services/matches.py `after_move`):
-the views it gives are the ones a fresh read gives, and a deal's notice carries no hand."""
+the views it gives are the ones a fresh read gives; a deal's notice carries no hand, and
+the process reads the one log row the deal added instead."""
 
 import json
 import random
+import re
 from datetime import timedelta
 
 import pytest
@@ -65,8 +67,8 @@ def _read_the_previous_version(table_id, players, version):
 def test_a_read_made_from_a_move_notice_draws_what_a_fresh_read_draws(variant, names, options):
     match, players = seated_match(variant, names, **options)
     rng = random.Random(7)
-    applied = 0
-    for step in range(60):
+    applied = dealt = 0
+    for step in range(200):
         _read_the_previous_version(match.table_id, players, match.version)
         outcome = _make_move(match, rng, spend_bank=step % 5 == 0)
         notice = outcome.match.move_notice
@@ -75,10 +77,16 @@ def test_a_read_made_from_a_move_notice_draws_what_a_fresh_read_draws(variant, n
         if notice is None:
             match = outcome.match
             continue
+        event = _notice(match, outcome.version, notice)
         with CaptureQueriesContext(connection) as queries:
-            table_reads.take_move_notice(_notice(match, outcome.version, notice))
+            if notice.get("dealt"):
+                assert not table_reads.take_move_notice(event)  # a deal's hands come from its log row
+                assert table_reads.take_dealt_notice(event)
+                dealt += 1
+            else:
+                assert table_reads.take_move_notice(event)
             json.loads(json.dumps(notice))  # what the channel layer carries is plain data
-        assert len(queries) == 0, [q["sql"] for q in queries]
+        assert len(queries) == (1 if notice.get("dealt") else 0), [q["sql"] for q in queries]
         from_notice = _views(match.table_id, players, outcome.version)
         table_reads.forget_table_reads()
         matches.forget_states()
@@ -86,11 +94,13 @@ def test_a_read_made_from_a_move_notice_draws_what_a_fresh_read_draws(variant, n
         assert from_notice == fresh
         applied += 1
         match = outcome.match
-    assert applied >= 20
+        if applied >= 20 and dealt >= 1:
+            break
+    assert applied >= 20 and dealt >= 1
 
 
 @pytest.mark.django_db
-def test_a_version_that_dealt_or_ended_has_no_move_notice_and_the_others_carry_only_actions():
+def test_a_version_that_dealt_carries_no_hand_and_one_that_ended_has_no_move_notice():
     match, _players = seated_match("classic", ("ana", "giorgi", "nino", "dato"), game_type="short")
     rng = random.Random(3)
     dealt = plain = 0
@@ -98,17 +108,50 @@ def test_a_version_that_dealt_or_ended_has_no_move_notice_and_the_others_carry_o
         outcome = _make_move(match, rng)
         entries = MatchAction.objects.get(match_id=match.pk, version=outcome.version).entries
         notice = outcome.match.move_notice
-        if outcome.finished or any("deal" in entry or "end" in entry for entry in entries):
+        if outcome.finished:
             assert notice is None
-            dealt += not outcome.finished
+            break
+        if any("deal" in entry for entry in entries):
+            # Only what every seat's view shows: the clocks and the deals' public commitments,
+            # with the salt of every deal but the one being played.
+            assert notice.keys() == {"dealt", "commitments", "turn_started_at", "deadline_at", "seats"}
+            assert [("salt" in entry) for entry in notice["commitments"]] == [True] * (len(notice["commitments"]) - 1) + [False]
+            assert re.findall(r'"(?:[6-9TJQKA][SHDC]|X[12])"', json.dumps(notice)) == []  # no card at all
+            dealt += 1
         else:
-            assert notice is not None and notice["entries"] == entries
+            assert notice["entries"] == entries
             assert all(entry.keys() == {"actions"} for entry in notice["entries"])
             plain += 1
-        if outcome.finished:
-            break
         match = outcome.match
     assert dealt >= 1 and plain >= 20
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_connections_of_a_process_read_a_dealt_version_s_log_row_once(monkeypatch):
+    import asyncio
+
+    from games.models import Match as MatchModel
+
+    match, _players = seated_match("classic", ("ana", "giorgi", "nino", "dato"), game_type="short")
+    rng = random.Random(11)
+    while True:
+        table_reads.forget_table_reads()
+        table_reads.shared_table_read(match.table_id, match.version)
+        outcome = _make_move(match, rng)
+        if outcome.match.move_notice is not None and outcome.match.move_notice.get("dealt"):
+            break
+        match = outcome.match
+    reads = []
+    log_rows = MatchModel.log_rows
+    monkeypatch.setattr(MatchModel, "log_rows", lambda self, *args, **kwargs: reads.append(args) or log_rows(self, *args, **kwargs))
+    event = _notice(match, outcome.version, outcome.match.move_notice)
+
+    async def four_connections():
+        await asyncio.gather(*(table_reads.follow_move_notice(event) for _ in range(4)))
+
+    asyncio.run(four_connections())
+    assert reads == [(outcome.version,)]
+    assert table_reads.read_at_least(match.table_id, outcome.version).version == outcome.version
 
 
 @pytest.mark.django_db
@@ -253,3 +296,25 @@ def _djangos_own_compiler_cycle(obj) -> bool:
     if type(obj) is tuple:
         return bool(obj) and all(isinstance(item, types.CellType) and _djangos_own_compiler_cycle(item) for item in obj)
     return False
+
+
+@pytest.mark.django_db
+def test_the_seats_a_move_holds_are_read_once_and_asking_them_for_more_reads_that_table():
+    """`hold_seats` leaves the seats as a prefetch would, with the filter for their table
+    built only when the held list is asked for more than itself."""
+    from django.db import transaction
+
+    match, _players = seated_match("classic", ("h_a", "h_b", "h_c", "h_d"), game_type="short")
+    seated_match("japanese", ("other_a", "other_b"))  # seats of another table, not to be found
+    with transaction.atomic():
+        locked = matches._locked_match(match.pk, with_seats=True)
+        with CaptureQueriesContext(connection) as queries:
+            held = list(locked.table.seats.all())
+        assert len(queries) == 0
+        assert sorted(seat.index for seat in held) == [0, 1, 2, 3]
+        assert {seat.player.user.username for seat in held} == {"h_a", "h_b", "h_c", "h_d"}
+        with CaptureQueriesContext(connection) as queries:
+            second = locked.table.seats.all().filter(index=1).get()
+        assert len(queries) == 1 and f"= {match.table_id}" in queries[0]["sql"]
+        assert second.pk == next(seat.pk for seat in held if seat.index == 1)
+        assert locked.table.seats.all().count() == 4

@@ -30,14 +30,12 @@ from games.engine.errors import ERROR_CODES
 from games.frames import MAX_DEPTH
 from games.models import Match
 from games.services import broadcast
-from games.services import tables as table_service
-from games.services.matches import load_state
-from games.services.tables import TableSettings
 from joker_site.asgi import application
 from tests.frame_strategies import ABSENT, LATER, Frame, browser_frames, garbage, refused_at_the_table
 from tests.live_clients import connect, session_cookie_for
 from tests.protocol_clients import (
     ProgramClient,
+    japanese_match,
     make_program_player,
 )
 
@@ -140,18 +138,10 @@ def test_the_frames_of_the_issue_are_refused_with_a_readable_error():
 
 # --- the whole consumer, over a websocket, at a running match ------------------------------------
 
-@sync_to_async
-def _japanese_match(players):
-    table = table_service.create_table(players[0], TableSettings(variant="japanese", target=11))
-    table_service.sit(table.pk, players[1])
-    match = Match.objects.select_related("table").get(table=table)
-    return match, load_state(match).to_act
-
-
 async def _a_running_match(prefix):
     """Two members with tokens at a new Japanese match: (their tokens, the match, the seat to act)."""
     players = [await make_program_player(f"{prefix}_{name}") for name in ("alice", "bob")]
-    match, to_act = await _japanese_match([player for player, _token in players])
+    match, to_act = await japanese_match([player for player, _token in players])
     return [token for _player, token in players], match, to_act
 
 
@@ -343,8 +333,13 @@ async def test_generated_frames_at_the_lobby_socket_change_nothing_and_it_keeps_
     count = await asyncio.to_thread(_fuzz_in_a_thread, asyncio.get_running_loop(), browser_frames(),
                                     LOBBY_FRAMES, check_one)
     assert count >= LOBBY_FRAMES
-    assert await lobby.receive_nothing(timeout=0.3)  # the lobby socket answers nothing and did not close
+    # The lobby socket answers nothing and did not close. Once (CI, four suites on two cores)
+    # something arrived here, not recorded; a refetch signal of a change elsewhere is no answer
+    # to a frame, anything else fails the test and is shown.
+    while not await lobby.receive_nothing(timeout=0.3):
+        sent = await lobby.receive_output()
+        assert sent.get("type") == "websocket.send" and 'id="lobby-signal"' in sent.get("text", ""), sent
     await sync_to_async(broadcast.lobby_changed)()
-    assert 'id="lobby-signal"' in await lobby.receive_from()
+    assert 'id="lobby-signal"' in await lobby.receive_from(timeout=5)  # a refetch waits a second after the last
     await lobby.disconnect()
     _no_failures_logged(caplog)

@@ -15,6 +15,12 @@
   "use strict";
 
   document.documentElement.classList.add("js");
+  // The drawer slides only once the page is laid out with this script: it would otherwise
+  // slide from its place in the page (where it is without script) off the screen, the score
+  // sheet flashing over the hand as the table opens.
+  requestAnimationFrame(function () {
+    requestAnimationFrame(function () { document.documentElement.classList.add("drawer-ready"); });
+  });
   var TRICK_HOLD_MS = 1200;  // a finished trick stays at least this long (more than a second)
   var LEAVE_MS = 450;
   var reducedMotion = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)");

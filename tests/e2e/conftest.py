@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
+from suite_halves import half_label
 
 from e2e.browser_problems import BrowserProblems
 from e2e.site_server import ROOT, SiteServerError, SiteServers, clear_site_cache, server_database_url
@@ -172,7 +173,7 @@ def site_servers(django_db_setup, django_db_blocker):
     database_url, redis_url = os.environ.get("DATABASE_URL", ""), os.environ.get("REDIS_URL", "")
     if not redis_url:
         raise SiteServerError("Browser tests need REDIS_URL: the server, Celery and the test share it")
-    log_root = ARTIFACTS / "_servers"
+    log_root = ARTIFACTS / f"_servers{half_label()}"  # each half of the run starts servers of its own
     shutil.rmtree(log_root, ignore_errors=True)
     servers = SiteServers(
         database_url=server_database_url(database_url, connection.settings_dict["NAME"]),

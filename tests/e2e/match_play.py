@@ -61,6 +61,10 @@ def expect_move_answered(page, version) -> int:
 
 
 def expect_table_at_rest(page, timeout=None):
+    # The page's script has run and laid the page out (it is deferred). A check on a busy
+    # machine once found the score sheet over the hand: the drawer then slid from its place
+    # in the page off the screen as the script started (static/js/match.js, "drawer-ready").
+    expect(page.locator("html")).to_have_class(re.compile(r"\bdrawer-ready\b"), **_timeout(timeout))
     expect(page.locator("html")).not_to_have_class(re.compile(r"\btable-moving\b"), **_timeout(timeout))
 
 

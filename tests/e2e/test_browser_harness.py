@@ -123,7 +123,13 @@ def test_a_request_the_old_page_made_while_the_next_page_loaded_is_no_problem(pa
 def test_emptying_the_tables_is_run_again_when_postgres_cancels_it_for_a_deadlock(live_site):
     """Another connection (as the served site's would) reads the table the TRUNCATE locks
     last, waits until the TRUNCATE is blocked on it, then reads the table it locked first:
-    Postgres cancels the TRUNCATE, which the harness runs again."""
+    Postgres cancels the TRUNCATE, which the harness runs again.
+
+    Postgres cancels whichever waiter checks for a deadlock first, each once, its
+    deadlock_timeout after it began to wait. With the default 1 s for both, a loaded machine
+    (stop 25's CI) could take longer than that to send the reader's second read: the
+    TRUNCATE's check found no cycle yet, and the reader's found it and cancelled the reader.
+    So the TRUNCATE checks after 5 s and the reader after a minute."""
     import threading
 
     import psycopg
@@ -138,12 +144,15 @@ def test_emptying_the_tables_is_run_again_when_postgres_cancels_it_for_a_deadloc
     in_lock_order = [name.strip().strip('"') for name in named]
     connection.ensure_connection()
     truncating_pid = connection.connection.info.backend_pid
+    with connection.cursor() as cursor:
+        cursor.execute("SET deadlock_timeout = '5s'")
     database = f"host=127.0.0.1 user=postgres dbname={connection.settings_dict['NAME']}"
     holds_the_last_table = threading.Event()
     the_other_side = {}
 
     def read_the_last_table_then_the_first():
         with psycopg.connect(database) as reader, psycopg.connect(database, autocommit=True) as watcher:
+            reader.execute("SET deadlock_timeout = '1min'")
             reader.execute(f'SELECT 1 FROM "{in_lock_order[-1]}" LIMIT 1')
             holds_the_last_table.set()
             waiting = (
@@ -162,7 +171,11 @@ def test_emptying_the_tables_is_run_again_when_postgres_cancels_it_for_a_deadloc
     class EmptyTables(TransactionTestCase):
         pass
 
-    EmptyTables(methodName="setUp")._fixture_teardown()
-    reader.join()
+    try:
+        EmptyTables(methodName="setUp")._fixture_teardown()
+    finally:
+        reader.join()
+        with connection.cursor() as cursor:
+            cursor.execute("RESET deadlock_timeout")
     assert the_other_side == {"read": True}  # Postgres cancelled the TRUNCATE, not the reader
     assert not get_user_model().objects.exists()

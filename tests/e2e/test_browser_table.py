@@ -6,6 +6,8 @@ play shows the engine's own reason in the page's language; at a table with bots 
 finished trick stays on the table over a second (measured); a whole classic deal and a
 whole Japanese deal are played with the keyboard alone."""
 
+import re
+
 import pytest
 from django.utils import translation
 from playwright.sync_api import expect
@@ -152,6 +154,31 @@ def test_a_classic_table_fits_the_screen_in_every_phase(new_member, snap, size, 
         page.locator(f"{MATCH} .extras-close").click()
     else:
         expect(page.locator(f"{MATCH} .score-sheet")).to_be_in_viewport()
+
+
+# Every transition the score sheet's drawer starts, from the page's first moment.
+_DRAWER_TRANSITIONS = """
+window.drawerTransitions = [];
+document.addEventListener("transitionrun", (event) => {
+  if (event.target.classList && event.target.classList.contains("match-extras")) {
+    window.drawerTransitions.push(event.propertyName);
+  }
+}, true);
+"""
+
+
+def test_the_score_sheet_drawer_does_not_slide_past_the_hand_as_a_phone_opens_the_table(new_member):
+    """Without script the sheet lies in the page under the hand; the script makes it a
+    drawer. It used to slide from there off the screen as the table opened, over the hand."""
+    page, _match_id = practice_table(new_member, "phone-390", "ru")
+    page.add_init_script(_DRAWER_TRANSITIONS)
+    page.reload()
+    expect(page.locator("html")).to_have_class(re.compile(r"\bdrawer-ready\b"))
+    page.wait_for_timeout(500)  # longer than the drawer's slide
+    assert page.evaluate("window.drawerTransitions") == []
+    page.locator(f"{MATCH} .extras-toggle").click()
+    expect(page.locator(f"{MATCH} .score-sheet")).to_be_in_viewport()
+    assert "transform" in page.evaluate("window.drawerTransitions")  # a tap still slides it open
 
 
 JOKER_LOOKS = [("phone-360", "ka"), ("desktop-1366", "ru")]
