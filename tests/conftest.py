@@ -1,3 +1,5 @@
+import os
+
 import pytest
 from suite_halves import half_of_the_suite
 
@@ -19,6 +21,20 @@ def _fast_password_hashing(settings):
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "corrupts_ledger: the test breaks the coin ledger on purpose")
+    _channels_of_this_run_only()
+
+
+def _channels_of_this_run_only():
+    """Redis keeps pub/sub channels apart by name only, not by database number: `make test`'s
+    runs side by side (and their servers) would each hear the others' notices for tables of the
+    same id, and a process following a table would be handed another run's moves. So each run
+    publishes under a prefix of its own, and the servers it starts inherit it."""
+    prefix = os.environ["CHANNEL_PREFIX"] = f"joker-test-{os.getpid()}"
+    from django.conf import settings
+
+    config = settings.CHANNEL_LAYERS["default"].get("CONFIG", {})
+    if "prefix" in config:  # settings were read before this hook: the layers are made later
+        config["prefix"] = prefix
 
 
 # -- make test's halves ------------------------------------------------------------------

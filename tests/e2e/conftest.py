@@ -25,6 +25,7 @@ from playwright.sync_api import expect
 from suite_halves import half_label
 
 from e2e.browser_problems import BrowserProblems
+from e2e.match_play import EXPECT_TIMEOUT_MS
 from e2e.site_server import ROOT, SiteServerError, SiteServers, clear_site_cache, server_database_url
 
 HERE = Path(__file__).resolve().parent
@@ -39,7 +40,9 @@ CHROMIUM_ARGS = [
 ]
 ARTIFACTS = ROOT / os.environ.get("E2E_ARTIFACTS", "test-artifacts/e2e")
 ACTION_TIMEOUT_MS = 15_000
-EXPECT_TIMEOUT_MS = 10_000
+# A screenshot is a record to look at, not a check: it may take its time on a loaded machine.
+SCREENSHOT_TIMEOUT_MS = 60_000
+LONG_PAGE_SCREENS = 4
 PROBLEMS_KEY = pytest.StashKey[BrowserProblems]()
 SCREENSHOTS_KEY = pytest.StashKey["Screenshots"]()
 SITE_LOGS_KEY = pytest.StashKey[dict]()
@@ -213,7 +216,13 @@ class Screenshots:
         self.taken += 1
         slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-")
         path = self.folder / f"{self.taken:02d}-{slug}.png"
-        page.screenshot(path=path, full_page=True, animations="disabled", caret="hide")
+        # A rules page on a phone is up to 75 screens long: at the phone's 2x that is a PNG of
+        # 40 million pixels, whose capture took over 15 s on a loaded CI machine. Pages longer
+        # than a few screens are taken at one pixel per CSS pixel, still readable.
+        screens = page.evaluate("document.documentElement.scrollHeight / window.innerHeight")
+        scale = "css" if screens > LONG_PAGE_SCREENS else "device"
+        page.screenshot(path=path, full_page=True, animations="disabled", caret="hide", scale=scale,
+                        timeout=SCREENSHOT_TIMEOUT_MS)
         return path
 
 

@@ -11,11 +11,16 @@ table's websocket.
 """
 
 import json
-import re
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
 MATCH = "#match"
+EXPECT_TIMEOUT_MS = 10_000  # expect()'s, for every check of the browser tests (tests/e2e/conftest.py)
+# The table's waits are checked in the page this often. expect() polls after 100, 250 and
+# 500 ms, then each second: a move's answer, on the page within 100-300 ms, was seen after
+# 0.5-1 s, and a whole deal of the browser tests took half a minute of such slack.
+POLL_MS = 30
 # Every move button carries its action as JSON in hx-vals (the resign button too).
 MOVE_BUTTONS = f"{MATCH} [ws-send][hx-vals]"
 
@@ -33,15 +38,38 @@ def is_my_turn(page) -> bool:
     return page.locator(f"{MATCH}.my-turn").count() == 1
 
 
+# The page's script has run and laid the page out (it is deferred), and no card is
+# travelling (`html.table-moving`). A check on a busy machine once found the score sheet
+# over the hand: the drawer then slid from its place in the page off the screen as the
+# script started (static/js/match.js, "drawer-ready").
+_TABLE_SHOWS = """(wanted) => {
+  const match = document.querySelector("#match"), html = document.documentElement.classList;
+  if (wanted.atRest && (!html.contains("drawer-ready") || html.contains("table-moving"))) return false;
+  if (wanted.newerThan !== undefined) return !!match && match.dataset.version !== wanted.newerThan;
+  if (wanted.version !== undefined) return !!match && match.dataset.version === wanted.version;
+  return true;
+}"""
+
+
+def _wait_for(page, wanted, timeout, what):
+    try:
+        page.wait_for_function(_TABLE_SHOWS, arg=wanted, polling=POLL_MS, timeout=timeout or EXPECT_TIMEOUT_MS)
+    except PlaywrightTimeoutError:
+        shown = page.evaluate("""() => [document.querySelector("#match")?.dataset.version ?? "no table",
+                                        document.documentElement.className]""")
+        raise AssertionError(f"the page never showed {what}: it shows version {shown[0]}, "
+                             f"html classes {shown[1]!r}") from None
+
+
 def expect_version(page, version, timeout=None):
-    expect(page.locator(MATCH)).to_have_attribute("data-version", str(version), **_timeout(timeout))
+    """Wait until the page shows the position of `version` (a card may still be travelling)."""
+    _wait_for(page, {"version": str(version)}, timeout, f"version {version}")
 
 
 def expect_newer_than(page, version, timeout=None) -> int:
-    """Wait until the page shows a position after `version`, laid on the table (no card
-    still travelling, `html.table-moving`); return the new version."""
-    expect(page.locator(MATCH)).not_to_have_attribute("data-version", str(version), **_timeout(timeout))
-    expect_table_at_rest(page, timeout)
+    """Wait until the page shows a position after `version`, laid on the table; return its version."""
+    _wait_for(page, {"newerThan": str(version), "atRest": True}, timeout,
+              f"a position after version {version}, at rest")
     return version_of(page)
 
 
@@ -61,20 +89,13 @@ def expect_move_answered(page, version) -> int:
 
 
 def expect_table_at_rest(page, timeout=None):
-    # The page's script has run and laid the page out (it is deferred). A check on a busy
-    # machine once found the score sheet over the hand: the drawer then slid from its place
-    # in the page off the screen as the script started (static/js/match.js, "drawer-ready").
-    expect(page.locator("html")).to_have_class(re.compile(r"\bdrawer-ready\b"), **_timeout(timeout))
-    expect(page.locator("html")).not_to_have_class(re.compile(r"\btable-moving\b"), **_timeout(timeout))
+    _wait_for(page, {"atRest": True}, timeout, "the table at rest")
 
 
 def everyone_at(pages, version):
     for page in pages:
         expect_version(page, version)
 
-
-def _timeout(timeout):
-    return {"timeout": timeout} if timeout else {}
 
 
 def marked_moves(page) -> list[dict]:
