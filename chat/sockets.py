@@ -63,6 +63,18 @@ class ChatSocket:
         """Listen to the room of this connection: `seated`, whether its player sits at the table
         (what presence.connected found, so no query more)."""
         await self._follow_room(Room.PLAYERS if seated else Room.SPECTATORS)
+        await self._catch_up()
+
+    async def _catch_up(self):
+        """Send the room's last messages once the connection listens to the room. The page was
+        drawn before its socket opened, and a phone's socket drops and comes back: a message
+        said in between reached no group this connection was in. chat.js adds the ones its log
+        lacks and drops the ones hidden meanwhile."""
+        room, said = await in_thread(services.history)(self.table_id, self.player)
+        await self._follow_room(room)
+        html = "".join(render_message(services.message_event(message), self.player, self.language)
+                       for message in said)
+        await self.send(text_data=chat_frame("history", html, language=self.language))
 
     async def _follow_room(self, room):
         group = services.chat_group(self.table_id, room)

@@ -23,6 +23,7 @@ reference counts first: one full collection a process in the same run, and the s
 resident memory (141 MB a process after 80 s either way).
 """
 
+import atexit
 import gc
 import logging
 import time
@@ -48,6 +49,14 @@ def settle() -> None:
     gc.set_threshold(*GC_THRESHOLDS)
     if _log_long_pauses not in gc.callbacks:
         gc.callbacks.append(_log_long_pauses)
+        # At exit the log's stream may be closed already (a test run's captured stderr), and a
+        # warning logged then is a "Logging error" traceback, not a figure anyone reads.
+        atexit.register(_stop_logging_pauses)
+
+
+def _stop_logging_pauses() -> None:
+    if _log_long_pauses in gc.callbacks:
+        gc.callbacks.remove(_log_long_pauses)
 
 
 _pause_started = [0.0, 0.0]  # perf_counter and thread_time when the full collection began

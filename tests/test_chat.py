@@ -467,6 +467,29 @@ async def test_on_the_page_socket_players_read_each_other_in_their_own_languages
 
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
+async def test_what_was_said_before_a_page_socket_opened_reaches_it_when_it_opens():
+    """The page is drawn, then its socket opens (or a phone's comes back): the messages said
+    in between are sent on opening, the room's own only and without what was hidden."""
+    table, (tamar, levan) = await sync_to_async(japanese_table)()
+    nino = await sync_to_async(make_player)("nino")
+    await sync_to_async(services.post)(table.pk, tamar, phrase="well_played")
+    rude = await sync_to_async(services.post)(table.pk, tamar, text="this one is hidden")
+    await sync_to_async(services.post)(table.pk, nino, text="spectators talk apart")
+    await sync_to_async(ChatMessage.objects.filter(pk=rude.pk).update)(hidden_at=timezone.now())
+    player = await connect(table.pk, levan, "ru")
+    spectator = await connect(table.pk, nino, "en")
+    try:
+        caught_up = await _next_chat(player)
+        assert 'data-chat="history"' in caught_up and "Хорошо сыграно!" in caught_up
+        assert "this one is hidden" not in caught_up and "spectators talk apart" not in caught_up
+        assert "spectators talk apart" in await _next_chat(spectator)
+    finally:
+        await player.disconnect()
+        await spectator.disconnect()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize(("frame", "code"), [
     ({"type": "chat"}, "empty_message"),
     ({"type": "chat", "text": ""}, "empty_message"),

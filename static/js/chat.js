@@ -54,6 +54,39 @@
     }
   }
 
+  function idOf(item) { return Number(item.getAttribute("data-id")); }
+
+  // The room's last messages, sent each time the socket opens: what was said while it was
+  // closed goes in its place by id, and what the moderators hid meanwhile goes away.
+  function catchUp(list, frame) {
+    var items = Array.prototype.slice.call(frame.querySelectorAll("li"));
+    if (!items.length) return;
+    var oldest = idOf(items[0]);
+    var kept = {};
+    items.forEach(function (item) { kept[item.id] = true; });
+    Array.prototype.forEach.call(list.querySelectorAll("li.chat-msg"), function (shown) {
+      if (idOf(shown) >= oldest && !kept[shown.id]) shown.remove();
+    });
+    var added = 0;
+    items.forEach(function (item) {
+      if (document.getElementById(item.id)) return;
+      var later = Array.prototype.find.call(list.querySelectorAll("li.chat-msg"), function (shown) {
+        return idOf(shown) > idOf(item);
+      });
+      list.insertBefore(item, later || null);
+      htmx.process(item);
+      if (!item.classList.contains("mine")) added += 1;
+    });
+    if (!added) return;
+    var empty = panel().querySelector(".chat-empty");
+    if (empty) empty.hidden = true;
+    if (!sheetShown()) {
+      unread += added;
+      showUnread();
+    }
+    scrollDown();
+  }
+
   function apply(frame) {
     var action = frame.getAttribute("data-chat");
     var note = frame.getAttribute("data-note") || "";
@@ -87,6 +120,8 @@
         button.replaceWith(done);
       }
       status(note, false);
+    } else if (action === "history") {
+      catchUp(list, frame);
     } else if (action === "remove") {
       var gone = document.getElementById("chat-msg-" + frame.getAttribute("data-id"));
       if (gone) gone.remove();
