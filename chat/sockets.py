@@ -63,15 +63,19 @@ class ChatSocket:
         """Listen to the room of this connection: `seated`, whether its player sits at the table
         (what presence.connected found, so no query more)."""
         await self._follow_room(Room.PLAYERS if seated else Room.SPECTATORS)
-        await self._catch_up()
 
-    async def _catch_up(self):
-        """Send the room's last messages once the connection listens to the room. The page was
+    async def catch_up_chat(self):
+        """Send the room's last messages, once the connection listens to the room (after the
+        table's position, which a page needs first). The page was
         drawn before its socket opened, and a phone's socket drops and comes back: a message
         said in between reached no group this connection was in. chat.js adds the ones its log
-        lacks and drops the ones hidden meanwhile."""
+        lacks and drops the ones hidden meanwhile (a room with nothing left to show sends
+        nothing: the few hidden messages such a page may still show are not worth a frame on
+        every connection)."""
         room, said = await in_thread(services.history)(self.table_id, self.player)
         await self._follow_room(room)
+        if not said:
+            return
         html = "".join(render_message(services.message_event(message), self.player, self.language)
                        for message in said)
         await self.send(text_data=chat_frame("history", html, language=self.language))

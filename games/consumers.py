@@ -160,6 +160,7 @@ class TableConsumer(DispatchWithoutHop, ChatSocket, MemberSocket, AsyncWebsocket
         if self.seat_id is None:  # someone without a seat: a spectator, counted while the socket is open
             self.spectator_id = await in_thread(spectators.came)(self.table_id, self.player)
         await self.send_state()
+        await self.catch_up_chat()
 
     async def disconnect(self, code):
         await self.forget_member()
