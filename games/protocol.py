@@ -90,6 +90,14 @@ class PlayConsumer(DispatchWithoutHop, QuickPlayProtocol, ProtocolChat, AsyncWeb
     """One program's connection: any number of tables, one seat at each (and the quick play
     queue: quickplay/protocol.py; table chat: chat/sockets.py)."""
 
+    async def dispatch(self, message):
+        """Every handler speaks the connection's language: a pushed position too (a guest's
+        name), not only the answers to its own messages. (The pushes were made in the
+        process's default language, and their shared reads under that language's key, so the
+        acts' reads, made in the connection's language, never served them.)"""
+        with translation.override(getattr(self, "language", None)):
+            await super().dispatch(message)
+
     async def connect(self):
         self.language = _language_of(self.scope)
         self.player = None

@@ -152,3 +152,44 @@ async def test_after_a_match_both_programs_ask_for_a_rematch_and_meet_at_one_new
     assert (await alice.receive_type("state"))["table"] == waiting["table"]
     await alice.close()
     await bob.close()
+
+
+@sync_to_async
+def _casual_match_with_a_guest(host):
+    guest = make_guest()
+    table = table_service.create_table(host, TableSettings(variant="japanese", target=11, rated=False))
+    table_service.sit(table.pk, guest)
+    return Match.objects.get(table=table), guest
+
+
+@sync_to_async
+def _guest_moves(match_id, guest):
+    from games.services.matches import perform
+
+    match = Match.objects.select_related("table").get(pk=match_id)
+    state = load_state(match)
+    action = {k: v for k, v in state.legal_actions(state.to_act)[0].to_record().items() if k != "seat"}
+    perform(match_id, guest, action, match.version)
+    return match.version + 1
+
+
+async def test_a_pushed_position_is_in_the_language_the_program_chose():
+    (player, token), = [await make_program_player("lang_alice")]
+    match, guest = await _casual_match_with_a_guest(player)
+    client = await ProgramClient.connect(token)
+    await client.send({"type": "hello", "language": "ru"})
+    await client.receive_type("welcome")
+    await client.send({"type": "resync", "match": match.pk})
+    version = match.version
+    await client.state_at(version)
+    for _ in range(6):  # whoever is to act moves: the program over its socket, the guest on the server
+        _version, seat = await _to_act(match.pk)
+        if seat == 0:
+            version = await _move([client, None], match.pk)
+        else:
+            version = await _guest_moves(match.pk, guest)
+            pushed = await client.state_at(version)  # a push, not an answer
+            names = [s["name"] for s in pushed["seats"]]
+            assert f"Гость {guest.guest_number}" in names, names
+        await client.state_at(version)
+    await client.close()
