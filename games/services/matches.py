@@ -212,17 +212,37 @@ def _locked_match(match_id: int, with_seats: bool = False) -> Match:
 
     if connection.vendor != "postgresql":  # SQLite (`make run`): the ORM's statements
         return _locked_match_orm(match_id, with_seats)
-    with connection.cursor() as cursor:
-        cursor.execute(_LOCK_SQL, [match_id])
-        row = cursor.fetchone()
+    if with_seats:
+        row, seat_rows = _lock_with_seat_rows(match_id, connection)
+    else:
+        with connection.cursor() as cursor:
+            cursor.execute(_LOCK_SQL, [match_id])
+            row = cursor.fetchone()
     if row is None:
         raise MatchError("no_such_match", _("There is no such match."))
     match = Match.from_db(connection.alias, None, _converted(Match, row[:len(_MATCH_COLUMNS)], connection))
     match.table = Table.from_db(connection.alias, None, _converted(Table, row[len(_MATCH_COLUMNS):], connection))
     match.table._state.fields_cache["match"] = match  # table.match, as select_related would leave it
     if with_seats:
-        hold_seats(match.table, _seat_rows(match.table, connection))
+        hold_seats(match.table, _seats_from_rows(match.table, seat_rows, connection))
     return match
+
+
+def _lock_with_seat_rows(match_id: int, connection):
+    """The locked match's row and its table's seat rows in one round trip to PostgreSQL:
+    the transaction's BEGIN, the lock and the seats' statement go out together in
+    psycopg's pipeline mode (three round trips a move before, each a wait for the
+    database and then for Python's lock, which the event loop holds under load). The
+    seats' statement runs after the lock is granted, on a snapshot of its own (READ
+    COMMITTED), so it sees every seat change committed before the lock was ours."""
+    connection.ensure_connection()
+    # Django's cursors over the one psycopg connection: its query counters and logs see both.
+    with connection.connection.pipeline(), connection.cursor() as lock_cursor, connection.cursor() as seats_cursor:
+        lock_cursor.execute(_LOCK_SQL, [match_id])
+        seats_cursor.execute(_seats_query()[0], [match_id])
+        row = lock_cursor.fetchone()
+        seat_rows = seats_cursor.fetchall()
+    return row, seat_rows
 
 
 def hold_seats(table: Table, seats: list) -> None:
@@ -262,24 +282,26 @@ def _seats_sql():
     select = ", ".join([f's."{c}"' for c in columns[0]] + [f'p."{c}"' for c in columns[1]]
                        + [f'u."{c}"' for c in columns[2]])
     sql = (f'SELECT {select} FROM "{seat}" s LEFT JOIN "{player}" p ON p."id" = s."player_id" '
-           f'LEFT JOIN "{user}" u ON u."id" = p."user_id" WHERE s."table_id" = %s')
+           f'LEFT JOIN "{user}" u ON u."id" = p."user_id" '
+           f'WHERE s."table_id" = (SELECT "table_id" FROM "{Match._meta.db_table}" WHERE "id" = %s)')
     return sql, models, [len(c) for c in columns]
 
 
-_SEATS_SQL = None
+_SEATS_SQL = None  # the seats of a match's table, by the match's id
 
 
-def _seat_rows(table: Table, connection) -> list:
-    """The table's seats with their players and users, as `seats_with_players` reads them,
-    in one plain statement (the ORM's compilation of that three-table join cost more than
-    the statement itself on every move)."""
+def _seats_query():
     global _SEATS_SQL
     if _SEATS_SQL is None:
         _SEATS_SQL = _seats_sql()
-    sql, (Seat, Player, User), (n_seat, n_player, _n_user) = _SEATS_SQL
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [table.pk])
-        rows = cursor.fetchall()
+    return _SEATS_SQL
+
+
+def _seats_from_rows(table: Table, rows, connection) -> list:
+    """The table's seats with their players and users, as `seats_with_players` reads them,
+    from the rows of one plain statement (the ORM's compilation of that three-table join
+    cost more than the statement itself on every move)."""
+    _sql, (Seat, Player, User), (n_seat, n_player, _n_user) = _seats_query()
     seats = []
     for row in rows:
         seat = Seat.from_db(connection.alias, None, _converted(Seat, row[:n_seat], connection))
