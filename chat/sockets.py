@@ -11,6 +11,7 @@ every other connection, each rendering a quick phrase in its own reader's langua
 
 from django.template.loader import render_to_string
 from django.utils import translation
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from joker_site.db_threads import in_thread
@@ -76,8 +77,8 @@ class ChatSocket:
         await self._follow_room(room)
         if not said:
             return
-        html = "".join(render_message(services.message_event(message), self.player, self.language)
-                       for message in said)
+        html = mark_safe("".join(  # each one rendered by its template; joining them loses the mark
+            render_message(services.message_event(message), self.player, self.language) for message in said))
         await self.send(text_data=chat_frame("history", html, language=self.language))
 
     async def _follow_room(self, room):

@@ -481,6 +481,7 @@ async def test_what_was_said_before_a_page_socket_opened_reaches_it_when_it_open
     try:
         caught_up = await _next_chat(player)
         assert 'data-chat="history"' in caught_up and "Хорошо сыграно!" in caught_up
+        assert '<li id="chat-msg-' in caught_up  # markup the page takes in, not escaped text
         assert "this one is hidden" not in caught_up and "spectators talk apart" not in caught_up
         assert "spectators talk apart" in await _next_chat(spectator)
     finally:

@@ -156,6 +156,36 @@ def test_two_players_and_a_spectator_chat_at_one_table_each_in_their_own_room_an
     expect(desktop.locator(CHAT_LOG)).not_to_contain_text("Спасибо, и тебе удачи!")
 
 
+def test_what_was_said_while_a_phones_socket_was_closed_arrives_when_it_opens(new_member, snap):
+    """The phone's page is drawn but its socket has not reached the server yet (Playwright
+    holds it: what a phone in a tunnel or a slow handshake does); the other player says a
+    phrase meanwhile. Once the socket reaches the server, the phrase is there, in Russian,
+    counted as unread on the closed chat button."""
+    host = new_member("tamar", **DESKTOP)
+    phone = new_member("levan", locale="ru-RU", **PHONE)
+    table_id = seat_members("japanese", ["tamar", "levan"], clock_seconds=120)
+    held = []
+    phone.route_web_socket(re.compile(r"/ws/table/"), lambda socket: held.append(socket))
+    host.goto(f"/ka/tables/{table_id}/")
+    phone.goto(f"/ru/tables/{table_id}/")
+    expect(host.locator(MATCH)).to_have_attribute("data-version", "1")
+    expect(phone.locator(MATCH)).to_have_attribute("data-version", "1")
+    while not held:
+        phone.wait_for_timeout(30)
+    send_phrase(host, "one_moment")
+    expect(messages(host).last).to_contain_text("ერთი წუთით, თუ შეიძლება.")
+    phone.wait_for_timeout(300)  # the phrase has gone to every socket in the room by now
+    expect(messages(phone)).to_have_count(0)
+
+    held[0].connect_to_server()
+    expect(messages(phone).last).to_contain_text("Минутку, пожалуйста.")
+    expect(phone.locator("#chat .chat-unread")).to_have_text("1")
+    snap(phone, "phone-ru-caught-up-unread")
+    phone.locator("#chat .chat-toggle").click()
+    expect(phone.locator("#chat .chat-unread")).to_be_hidden()
+    snap(phone, "phone-ru-caught-up-open")
+
+
 SEAT_TWO_EMBEDDED_MEMBERS = """
 from accounts.players import player_for_user
 from django.contrib.auth import get_user_model
