@@ -160,24 +160,23 @@ class PlayConsumer(DispatchWithoutHop, QuickPlayProtocol, ProtocolChat, AsyncWeb
     async def receive(self, text_data=None, bytes_data=None):
         if self.player is None:
             return  # the connection is being closed
-        with translation.override(self.language):
-            message = None
-            try:
-                message = parse_frame(text_data)
-                check_message(message)
-                if message["type"] == "ping":  # the transport's floor: no database, no thread
-                    await self.send_json(_reply(message, {"type": "pong"}))
-                    return
-                handler = getattr(self, "on_" + message["type"])
-                await handler(message)
-            except Refusal as refusal:
-                await self.send_error(refusal, message)
-            except Exception:
-                # A fault of ours must not close a seat's socket (the disconnect grace would
-                # start, and a Japanese seat could lose by forfeit): log it, answer, stay open.
-                log.exception("protocol message failed: %r", message)
-                await self.send_error(Refusal("server_error", _("The server could not answer that message.")),
-                                      message)
+        message = None
+        try:
+            message = parse_frame(text_data)
+            check_message(message)
+            if message["type"] == "ping":  # the transport's floor: no database, no thread
+                await self.send_json(_reply(message, {"type": "pong"}))
+                return
+            handler = getattr(self, "on_" + message["type"])
+            await handler(message)
+        except Refusal as refusal:
+            await self.send_error(refusal, message)
+        except Exception:
+            # A fault of ours must not close a seat's socket (the disconnect grace would
+            # start, and a Japanese seat could lose by forfeit): log it, answer, stay open.
+            log.exception("protocol message failed: %r", message)
+            await self.send_error(Refusal("server_error", _("The server could not answer that message.")),
+                                  message)
 
     async def on_hello(self, message):
         if message.get("language") is not None:

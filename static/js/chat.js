@@ -67,7 +67,7 @@
     Array.prototype.forEach.call(list.querySelectorAll("li.chat-msg"), function (shown) {
       if (idOf(shown) >= oldest && !kept[shown.id]) shown.remove();
     });
-    var added = 0;
+    var inserted = 0, fromOthers = 0;
     items.forEach(function (item) {
       if (document.getElementById(item.id)) return;
       var later = Array.prototype.find.call(list.querySelectorAll("li.chat-msg"), function (shown) {
@@ -75,13 +75,19 @@
       });
       list.insertBefore(item, later || null);
       htmx.process(item);
-      if (!item.classList.contains("mine")) added += 1;
+      inserted += 1;
+      if (!item.classList.contains("mine")) fromOthers += 1;
     });
-    if (!added) return;
+    if (inserted) arrived(fromOthers);
+  }
+
+  // After messages went into the log: the "no messages yet" line goes, the ones from others
+  // count as unread while the phone's sheet is closed, and the log shows the newest.
+  function arrived(fromOthers) {
     var empty = panel().querySelector(".chat-empty");
     if (empty) empty.hidden = true;
-    if (!sheetShown()) {
-      unread += added;
+    if (fromOthers && !sheetShown()) {
+      unread += fromOthers;
       showUnread();
     }
     scrollDown();
@@ -97,17 +103,13 @@
       if (!item || document.getElementById(item.id)) return;
       list.appendChild(item);
       htmx.process(item);
-      var empty = panel().querySelector(".chat-empty");
-      if (empty) empty.hidden = true;
-      if (frame.getAttribute("data-mine")) {
+      var mine = !!frame.getAttribute("data-mine");
+      if (mine) {
         var input = document.getElementById("chat-text");
         if (input && !item.hasAttribute("data-phrase") && !item.classList.contains("phrase")) input.value = "";
         status(note, false);
-      } else if (!sheetShown()) {
-        unread += 1;
-        showUnread();
       }
-      scrollDown();
+      arrived(mine ? 0 : 1);
     } else if (action === "refused") {
       status(note, true);
     } else if (action === "reported") {
