@@ -37,7 +37,8 @@
    the database.
 5. Prints `matches`, `moves_per_s`, `p50_ms`, `p95_ms`, `p99_ms`, `errors`,
    `ping_p50_ms`, `ping_p99_ms`, `notice_p50_ms`, `notice_p99_ms`,
-   `browser_p99_ms`, `html_kb_per_message`, `think_ms`, `browser_share`,
+   `browser_p99_ms`, `client_lag_p99_ms` (how late this process's own loop runs),
+   `html_kb_per_message`, `think_ms`, `browser_share`,
    `clock_seconds`, `steady_s`, then stops everything (servers' logs stay in
    var/loadtest/).
 
@@ -244,6 +245,7 @@ class Measures:
         self.browser_move_ms = []
         self.notice_ms = []
         self.ping_ms = []
+        self.client_lag_ms = []
         self.errors = []
         self.html_bytes = 0
         self.html_messages = 0
@@ -546,6 +548,17 @@ async def pinger(socket, measures, deadline):
         await socket.close()
 
 
+async def client_lag(measures, deadline):
+    """How late this process's own loop wakes from a short sleep: every time measured above
+    includes it, so a figure is the site's only while this stays small."""
+    while time.monotonic() < deadline:
+        asked = time.perf_counter()
+        await asyncio.sleep(LAG_PROBE_S)
+        if measures.steady(asked):
+            measures.client_lag_ms.append((time.perf_counter() - asked - LAG_PROBE_S) * 1000)
+
+
+LAG_PROBE_S = 0.01
 HANDSHAKES = None
 
 
@@ -593,7 +606,7 @@ async def run_bots(port, tokens, sessions, cookie_name, matches, plan, taken):
             slots.append(match_slot(i, sockets, browsers, site, measures, deadline))
     measures.tables = len(slots)
     pingers = [pinger(sockets[0], measures, deadline) for sockets in pinger_sockets if sockets]
-    await asyncio.gather(*slots, *pingers)
+    await asyncio.gather(*slots, *pingers, client_lag(measures, deadline))
     if measures.steady_from_monotonic is None:  # some table never started: nothing was measured
         return measures, 1e-9
     # No move is sent after the deadline.
@@ -644,6 +657,7 @@ def run(matches):
         "notice_p50_ms": f"{percentile(measures.notice_ms, 50):.1f}",
         "notice_p99_ms": f"{notice_p99:.1f}",
         "browser_p99_ms": f"{percentile(measures.browser_move_ms, 99):.1f}",
+        "client_lag_p99_ms": f"{percentile(measures.client_lag_ms, 99):.1f}",
         "html_kb_per_message": f"{measures.html_bytes / max(measures.html_messages, 1) / 1024:.1f}",
         "think_ms": THINK_MS or "0",
         "browser_share": f"{BROWSER_SHARE:g}",
