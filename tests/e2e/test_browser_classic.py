@@ -1,7 +1,8 @@
 """Classic Joker in a real browser: a person makes a practice table with three bots
 through the table form, deals the first deal (so the bid that would make the bids add
 up to the cards is shown disabled), bids, and plays the whole deal by clicking the
-marked cards until the deal's score is on the score sheet."""
+marked cards until the deal's score is on the score sheet; and, on a laptop, the deal's
+summary and the whole score sheet beside the table are in view."""
 
 import re
 
@@ -113,3 +114,35 @@ def test_a_person_deals_bids_and_plays_a_whole_classic_deal_against_three_bots(n
     expect(page.locator(f"{MATCH} .player[data-seat='1'] .dealer-mark")).to_be_visible()
     expect(page.locator(f"{MATCH} .player[data-seat='{PERSON}'] .dealer-mark")).to_have_count(0)
     snap(page, "deal-over-score-sheet")
+
+
+# What a point of the summary shows: the element there, inside the summary or not.
+_IN_SUMMARY_AT_ITS_CELLS = """() => [...document.querySelectorAll('.deal-summary-table td, .deal-summary-table th')]
+  .filter((cell) => !document.querySelector('.deal-summary').contains(document.elementFromPoint(
+    cell.getBoundingClientRect().left + cell.getBoundingClientRect().width / 2,
+    cell.getBoundingClientRect().top + cell.getBoundingClientRect().height / 2)))
+  .map((cell) => cell.textContent.trim())"""
+
+
+@pytest.mark.site_settings(TEST_DEAL_SEED=deal_seed())
+@pytest.mark.parametrize("language,locale", [("ka", "ka-GE"), ("ru", "ru-RU")])
+def test_on_a_laptop_the_whole_score_sheet_and_the_deal_summary_are_in_view(new_member, snap, language, locale):
+    page = new_member(f"nino-{language}", viewport={"width": 1366, "height": 768}, locale=locale)
+    table_id = create_practice_table_with_bots(page)
+    page.goto(f"/{language}/tables/{table_id}/")
+    match_id = match_of(table_id)
+    deal_rows = page.locator(f"{MATCH} .score-sheet tr.deal-row:not(.current)")
+    play_until([page], lambda: deal_rows.count() > 0, match_id=match_id, seats={page: PERSON})
+
+    # The summary of the deal is above everything else, its totals too (the side column
+    # once covered them).
+    expect(page.locator("#deal-summary")).to_be_visible()
+    assert page.evaluate(_IN_SUMMARY_AT_ITS_CELLS) == []
+    # Beside the table, the sheet shows all four players' three columns without scrolling.
+    sheet_box = page.locator(f"{MATCH} .sheet-scroll")
+    expect(page.locator(f"{MATCH} .score-sheet")).to_have_attribute("open", "")
+    widths = sheet_box.evaluate("(box) => [box.scrollWidth, box.clientWidth]")
+    assert widths[0] <= widths[1] + 1, f"the sheet scrolls sideways: {widths[0]}px in {widths[1]}px"
+    last_column = page.locator(f"{MATCH} .sheet tfoot td").last.bounding_box()
+    assert last_column["x"] + last_column["width"] <= 1366
+    snap(page, f"laptop-{language}-deal-summary-and-whole-sheet")
