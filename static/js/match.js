@@ -446,6 +446,38 @@
     else if (box.bottom > window.innerHeight - 4) { menu.style.bottom = "4px"; }
   }
 
+  // --- a tap that a redraw cut in two -------------------------------------------------
+  // An update replaces the whole table. A finger that went down on a move's button before
+  // it and comes up after it is on a new button: the browser sends no click, as the two
+  // ends of the tap are on different elements, and the tap is lost. When the new table has
+  // the same button (the same action at the same version: the position drawn again, say
+  // for a presence change) and the finger is still on it, it is pressed. A newer version
+  // is a different position: the tap is not carried over to it.
+  var pressed = null;  // {button, vals} of the last pointerdown on a move's button
+  document.addEventListener("pointerdown", function (event) {
+    var button = event.target.closest && event.target.closest("#match [ws-send]");
+    pressed = button ? { button: button, vals: button.getAttribute("hx-vals") } : null;
+  }, { capture: true, passive: true });
+  document.addEventListener("click", function (event) {
+    if (event.target.closest && event.target.closest("[ws-send]")) pressed = null;  // it came after all
+  }, true);
+  document.addEventListener("pointerup", function (event) {
+    var was = pressed;
+    if (!was || was.button.isConnected) return;  // no redraw in between: the click comes as usual
+    setTimeout(function () {  // after the click the browser may still send for this tap
+      if (pressed !== was) return;
+      pressed = null;
+      var m = match();
+      var again = m && Array.prototype.find.call(m.querySelectorAll("[ws-send]"), function (button) {
+        return button.getAttribute("hx-vals") === was.vals;
+      });
+      var under = document.elementFromPoint(event.clientX, event.clientY);
+      if (again && !again.disabled && !m.classList.contains("waiting-for-server") && again.contains(under)) {
+        again.click();
+      }
+    }, 0);
+  }, { capture: true, passive: true });
+
   // A sent move disables the buttons until the new position arrives (no double plays).
   document.addEventListener("htmx:wsAfterSend", function () {
     var m = match();

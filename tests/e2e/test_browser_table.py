@@ -382,3 +382,27 @@ def test_a_whole_japanese_deal_is_played_with_the_keyboard_alone(new_member, sna
         assert moves <= 37, "a Japanese deal is a trump choice and 36 cards"
     assert moves == 37
     snap(host, "japanese-deal-played-by-keyboard")
+
+
+@pytest.mark.site_settings(TEST_DEAL_SEED=deal_seed())
+def test_a_tap_cut_in_two_by_a_redraw_of_the_same_position_still_makes_the_move(new_member):
+    """The finger goes down on a bid; before it comes up, the table is drawn again at the
+    same version (the player opened the table in a second tab, which every page of the table
+    is told of). The browser alone would send no click, as the tap began on the old button
+    and ended on the new one; the page presses the new one."""
+    page, _match_id = practice_table(new_member, "desktop-1366", "ru")
+    expect(page.locator(f"{MATCH}.my-turn")).to_be_visible()  # bidding, as the dealer
+    expect_table_at_rest(page)
+    version = version_of(page)
+    bid = page.locator(f"{MATCH} button.bid-choice[ws-send]").first
+    box = bid.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.evaluate("document.querySelector('#match').setAttribute('data-drawn-before-the-tap', '')")
+    second_tab = page.context.new_page()
+    second_tab.goto(page.url)
+    expect(page.locator("#match[data-drawn-before-the-tap]")).to_have_count(0)  # drawn again
+    assert version_of(page) == version  # the same position
+    page.mouse.up()
+    expect_newer_than(page, version)
+    expect(page.locator(f"{MATCH} .player.mine .bid")).not_to_have_text("–")
