@@ -195,6 +195,11 @@ def history(table_id, player, limit=HISTORY_LENGTH) -> tuple[str, list[ChatMessa
     return room, latest[::-1]
 
 
+def room_has_hidden(table_id, room) -> bool:
+    """Whether a moderator hid any message of this room (a page drawn before may still show it)."""
+    return ChatMessage.objects.filter(table_id=table_id, room=room, hidden_at__isnull=False).exists()
+
+
 # --- reports ------------------------------------------------------------------------------
 
 def report(message_id, player) -> ChatReport:

@@ -55,6 +55,12 @@ def chat_frame(action: str, html: str = "", **data) -> str:
         return render_to_string("chat/_frame.html", {"action": action, "html": html, "data": data})
 
 
+def _history_and_hidden(table_id, player):
+    """(room, its last messages, whether it has none to show but hidden ones)."""
+    room, said = services.history(table_id, player)
+    return room, said, not said and services.room_has_hidden(table_id, room)
+
+
 class ChatSocket:
     """For the page's TableConsumer: needs `table_id`, `player`, `language`, `closing`."""
 
@@ -70,12 +76,12 @@ class ChatSocket:
         table's position, which a page needs first). The page was
         drawn before its socket opened, and a phone's socket drops and comes back: a message
         said in between reached no group this connection was in. chat.js adds the ones its log
-        lacks and drops the ones hidden meanwhile (a room with nothing left to show sends
-        nothing: the few hidden messages such a page may still show are not worth a frame on
-        every connection)."""
-        room, said = await in_thread(services.history)(self.table_id, self.player)
+        lacks and drops the ones hidden meanwhile. A room with nothing to show sends nothing,
+        unless a moderator hid messages there: then an empty list, and the page drops what it
+        still shows."""
+        room, said, any_hidden = await in_thread(_history_and_hidden)(self.table_id, self.player)
         await self._follow_room(room)
-        if not said:
+        if not said and not any_hidden:
             return
         html = mark_safe("".join(  # each one rendered by its template; joining them loses the mark
             render_message(services.message_event(message), self.player, self.language) for message in said))

@@ -412,8 +412,14 @@ async def _next_chat(client, timeout=5):
 
 
 async def _drain(client):
+    await _frames_until_quiet(client)
+
+
+async def _frames_until_quiet(client):
+    frames = []
     while not await client.receive_nothing(timeout=0.3):
-        await client.receive_from()
+        frames.append(await client.receive_from())
+    return frames
 
 
 @pytest.mark.asyncio
@@ -484,6 +490,27 @@ async def test_what_was_said_before_a_page_socket_opened_reaches_it_when_it_open
         assert '<li id="chat-msg-' in caught_up  # markup the page takes in, not escaped text
         assert "this one is hidden" not in caught_up and "spectators talk apart" not in caught_up
         assert "spectators talk apart" in await _next_chat(spectator)
+    finally:
+        await player.disconnect()
+        await spectator.disconnect()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_room_whose_every_message_was_hidden_sends_an_empty_list_and_an_empty_room_sends_nothing():
+    """A page drawn before a moderator hid the room's last message still shows it: its socket
+    is told the room has nothing to show. A room nobody wrote in sends no chat frame at all."""
+    table, (tamar, levan) = await sync_to_async(japanese_table)()
+    nino = await sync_to_async(make_player)("nino")
+    rude = await sync_to_async(services.post)(table.pk, tamar, text="this one is hidden")
+    await sync_to_async(ChatMessage.objects.filter(pk=rude.pk).update)(hidden_at=timezone.now())
+    player = await connect(table.pk, levan, "en")
+    spectator = await connect(table.pk, nino, "en")
+    try:
+        caught_up = await _next_chat(player)
+        assert 'data-chat="history"' in caught_up and "<li" not in caught_up
+        frames = await _frames_until_quiet(spectator)
+        assert frames and not any(f.startswith('<div class="chat-frame"') for f in frames)  # nobody wrote there
     finally:
         await player.disconnect()
         await spectator.disconnect()

@@ -60,13 +60,18 @@
   // closed goes in its place by id, and what the moderators hid meanwhile goes away.
   function catchUp(list, frame) {
     var items = Array.prototype.slice.call(frame.querySelectorAll("li"));
-    if (!items.length) return;
+    if (!items.length) {  // the room has nothing left to show: what this page shows was hidden
+      Array.prototype.forEach.call(list.querySelectorAll("li.chat-msg"), function (shown) { shown.remove(); });
+      emptied();
+      return;
+    }
     var oldest = idOf(items[0]);
     var kept = {};
     items.forEach(function (item) { kept[item.id] = true; });
     Array.prototype.forEach.call(list.querySelectorAll("li.chat-msg"), function (shown) {
       if (idOf(shown) >= oldest && !kept[shown.id]) shown.remove();
     });
+    emptied();
     var inserted = 0, fromOthers = 0;
     items.forEach(function (item) {
       if (document.getElementById(item.id)) return;
@@ -79,6 +84,12 @@
       if (!item.classList.contains("mine")) fromOthers += 1;
     });
     if (inserted) arrived(fromOthers);
+  }
+
+  // After messages left the log: with none left, the "no messages yet" line is back.
+  function emptied() {
+    var empty = panel().querySelector(".chat-empty");
+    if (empty && !log().querySelector("li.chat-msg")) empty.hidden = false;
   }
 
   // After messages went into the log: the "no messages yet" line goes, the ones from others
@@ -127,6 +138,7 @@
     } else if (action === "remove") {
       var gone = document.getElementById("chat-msg-" + frame.getAttribute("data-id"));
       if (gone) gone.remove();
+      emptied();
     }
   }
 

@@ -186,6 +186,38 @@ def test_what_was_said_while_a_phones_socket_was_closed_arrives_when_it_opens(ne
     snap(phone, "phone-ru-caught-up-open")
 
 
+def test_a_message_hidden_while_a_phones_socket_was_closed_goes_from_the_page_when_it_opens(new_member, snap):
+    """The phone's page is drawn with the one message of the room; its socket is held back
+    while a moderator hides that message, so the live removal never reaches it. When the
+    socket opens the room has nothing left to show, and the page drops the message and says
+    so, in Russian."""
+    from django.utils import timezone
+
+    from accounts.models import Player
+    from chat import services
+    from chat.models import ChatMessage
+
+    new_member("tamar", **DESKTOP)  # the author, whose page stays closed
+    phone = new_member("levan", locale="ru-RU", **PHONE)
+    table_id = seat_members("japanese", ["tamar", "levan"], clock_seconds=120)
+    tamar = Player.objects.get(user__username="tamar")
+    rude = services.post(table_id, tamar, text="a word the moderators will hide")
+    held = []
+    phone.route_web_socket(re.compile(r"/ws/table/"), lambda socket: held.append(socket))
+    phone.goto(f"/ru/tables/{table_id}/")
+    expect(messages(phone)).to_have_count(1)
+    while not held:
+        phone.wait_for_timeout(30)
+    ChatMessage.objects.filter(pk=rude.pk).update(hidden_at=timezone.now())
+
+    held[0].connect_to_server()
+    expect(messages(phone)).to_have_count(0)
+    phone.locator("#chat .chat-toggle").click()
+    expect(phone.locator("#chat .chat-empty")).to_be_visible()
+    expect(phone.locator("#chat .chat-empty")).to_have_text("Сообщений пока нет.")
+    snap(phone, "phone-ru-hidden-message-gone")
+
+
 SEAT_TWO_EMBEDDED_MEMBERS = """
 from accounts.players import player_for_user
 from django.contrib.auth import get_user_model
