@@ -60,12 +60,8 @@
   // closed goes in its place by id, and what the moderators hid meanwhile goes away.
   function catchUp(list, frame) {
     var items = Array.prototype.slice.call(frame.querySelectorAll("li"));
-    if (!items.length) {  // the room has nothing left to show: what this page shows was hidden
-      Array.prototype.forEach.call(list.querySelectorAll("li.chat-msg"), function (shown) { shown.remove(); });
-      emptied();
-      return;
-    }
-    var oldest = idOf(items[0]);
+    // An empty list: the room has nothing left to show, so all this page shows was hidden.
+    var oldest = items.length ? idOf(items[0]) : -Infinity;
     var kept = {};
     items.forEach(function (item) { kept[item.id] = true; });
     Array.prototype.forEach.call(list.querySelectorAll("li.chat-msg"), function (shown) {
