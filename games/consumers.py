@@ -28,7 +28,13 @@ from .notice_turns import notice_turn
 from .services import presence, spectators
 from .services.broadcast import LOBBY_GROUP, table_group
 from .services.spectators import WatchRefused
-from .table_reads import follow_move_notice, match_of_table, remember_outcome, shared_table_read
+from .table_reads import (
+    follow_move_notice,
+    match_of_table,
+    note_spectators,
+    remember_outcome,
+    shared_table_read,
+)
 
 log = logging.getLogger(__name__)
 
@@ -185,6 +191,7 @@ class TableConsumer(DispatchWithoutHop, ChatSocket, MemberSocket, AsyncWebsocket
 
     async def spectators_changed(self, event):
         """How many watch now: only the small count, on a page that shows the match."""
+        note_spectators(event)
         if self.closing or getattr(self, "shown_version", -1) < 0:
             return
         with translation.override(self.language):
@@ -387,7 +394,7 @@ def table_fragment(table_id, player, language, version=None) -> tuple[str, int]:
         read = shared_table_read(table_id, version) if version is not None else None
         if read is not None:
             table = read.match.table
-            # Counted once per read; a change between reads is pushed on its own (spectators_changed).
+            # Counted when a read starts from nothing; the count's own notices keep it (note_spectators).
             watching = read.shared.get("spectators")
             if watching is None:
                 watching = read.shared["spectators"] = spectators.count(table_id)

@@ -36,6 +36,7 @@ from .table_reads import (
     TableRead,
     follow_move_notice,
     match_for_view,
+    note_spectators,
     read_at_least,
     read_once,
     read_table_now,
@@ -317,6 +318,7 @@ class PlayConsumer(DispatchWithoutHop, QuickPlayProtocol, ProtocolChat, AsyncWeb
 
     async def spectators_changed(self, event):
         """How many watch a table this connection follows (services/spectators.py)."""
+        note_spectators(event)
         if event.get("table") in self.tables:
             await self.send_json({"type": "spectators", "table": event["table"], "count": event["count"]})
 

@@ -93,6 +93,20 @@ def _players_of(seats) -> tuple:
     return tuple(sorted((seat.index, seat.player_id) for seat in seats))
 
 
+def note_spectators(event) -> None:
+    """A `spectators.changed` notice (the new count) reached this process: the read it holds of
+    the table carries that count to the reads made from it, so the next move's position shows
+    it (the count is read afresh only when a read starts from nothing)."""
+    read = _held_read(event.get("table"))
+    if read is not None and isinstance(event.get("count"), int):
+        read.shared["spectators"] = event["count"]
+
+
+def _carry_spectators(known: TableRead, read: TableRead) -> None:
+    if "spectators" in known.shared:
+        read.shared.setdefault("spectators", known.shared["spectators"])
+
+
 def _carry_ratings(known: TableRead, read: TableRead) -> None:
     """Let `read` use the ratings `known` (the table's read before it) read, when they are
     still its seats' and recent enough, and the match runs (its end shows new ratings)."""
@@ -135,6 +149,7 @@ def remember_read(table_id, read: TableRead) -> None:
         if known is None or (read.version, read.started) > (known.version, known.started):
             if known is not None:
                 _carry_ratings(known, read)
+                _carry_spectators(known, read)
             _table_reads[table_id] = read
             _table_reads.move_to_end(table_id)
             while len(_table_reads) > TABLE_READS_KEPT:
@@ -238,7 +253,7 @@ def take_move_notice(event, dealt_entries=None) -> bool:
     remember_position(match, state)
     shared = {}
     for key, value in list(read.shared.items()):
-        if key == "spectators":  # a change of the count is pushed on its own (spectators_changed)
+        if key == "spectators":  # kept up to date by the count's own notices (note_spectators)
             shared[key] = value
         elif key[0] == "public_seats":
             shared[key] = public_seats_after_move(value, match.table, seats)

@@ -382,6 +382,41 @@ async def test_the_players_see_the_count_go_up_and_down_as_spectators_come_and_g
     await page.disconnect()
 
 
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_the_position_after_a_move_made_elsewhere_shows_the_count_the_page_was_last_told():
+    # The move is made by the services directly, as in another web process or a clock
+    # task: this process draws its position from the read it holds and the move's notice,
+    # and the count comes from what it was told since, not from that older read.
+    match, (tamar, _levan) = await _async_match(names=("ce1", "ce2"))
+    page = await connect(match.table_id, tamar, language="ru")
+    assert COUNT.search(await page.receive_from(timeout=5)).group(1) == "0"
+    watcher = await connect(match.table_id, await _async_player("ce_nino"))
+    assert (await _count_frame(page))[0] == 1
+    for step in range(3):
+        fresh = await sync_to_async(Match.objects.select_related("table").get)(pk=match.pk)
+        outcome = await sync_to_async(_random_move)(fresh, random.Random(step))
+        while True:
+            frame = await page.receive_from(timeout=5)
+            if f'data-version="{outcome.version}"' in frame:
+                break
+        assert COUNT.search(frame).group(1) == "1", f"after move {step + 1}"
+    await watcher.disconnect()
+    assert (await _count_frame(page))[0] == 0
+    fresh = await sync_to_async(Match.objects.select_related("table").get)(pk=match.pk)
+    outcome = await sync_to_async(_random_move)(fresh, random.Random(9))
+    while f'data-version="{outcome.version}"' not in (frame := await page.receive_from(timeout=5)):
+        pass
+    assert COUNT.search(frame).group(1) == "0"
+    await page.disconnect()
+
+
+def _random_move(match, rng):
+    state = load_state(match)
+    action = rng.choice(state.legal_actions(state.to_act)).to_record()
+    return perform(match.pk, player_at(match, action.pop("seat")), action, match.version)
+
+
 def _token_for(player):
     from accounts.tokens import create_token
 

@@ -4,6 +4,7 @@ already shows does nothing (games/consumers.py, TableConsumer)."""
 
 import random
 import re
+import time
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -41,6 +42,24 @@ def test_every_seat_after_the_first_renders_from_the_shared_read():
             html, shown = table_fragment(match.table_id, player, "ka", outcome.version)
         assert shown == outcome.version and len(queries) == 0, [q["sql"] for q in queries]
         assert html != first  # each seat still sees its own hand
+
+
+@pytest.mark.django_db
+def test_the_read_of_a_move_made_here_carries_the_spectator_count_of_the_read_before():
+    # The count changes only with its own notices (table_reads.note_spectators), so a move's
+    # position does not count the watchers again for every move.
+    match, players = seated_match("classic", ("ana", "giorgi", "nino", "dato"), game_type="short")
+    rng = random.Random(4)
+    table_fragment(match.table_id, players[0], "ka", match.version)  # the first read counts them
+    table_reads.note_spectators({"type": "spectators.changed", "table": match.table_id, "count": 2})
+    for _ in range(3):
+        fresh = Match.objects.select_related("table").get(pk=match.pk)
+        outcome = table_reads.remember_outcome(_move(fresh, rng), started=time.monotonic())
+        with CaptureQueriesContext(connection) as queries:
+            html, shown = table_fragment(match.table_id, players[0], "ka", outcome.version)
+        assert shown == outcome.version
+        assert not [q["sql"] for q in queries if "games_spectator" in q["sql"]]
+        assert 'data-count="2"' in html
 
 
 @pytest.mark.django_db
