@@ -252,13 +252,11 @@ def take_move_notice(event, dealt_entries=None) -> bool:
         return False
     remember_position(match, state)
     shared = {}
-    for key, value in list(read.shared.items()):
-        if key == "spectators":  # kept up to date by the count's own notices (note_spectators)
-            shared[key] = value
-        elif key[0] == "public_seats":
+    for key, value in list(read.shared.items()):  # the spectators' count comes by remember_read
+        if key[0] == "public_seats":
             shared[key] = public_seats_after_move(value, match.table, seats)
     # The seats are the earlier read's with the move's clock fields: as old as that read.
-    # Its ratings come along by remember_read's rule (_carry_ratings).
+    # Its ratings and its spectators' count come along by remember_read's rules.
     remember_read(table_id, TableRead(version, read.started, match, seats, shared))
     return True
 

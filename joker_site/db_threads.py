@@ -28,7 +28,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import SyncToAsync
 from django.conf import settings
-from django.db import close_old_connections
+from django.db import DEFAULT_DB_ALIAS, close_old_connections, connections
 from django.utils import translation
 
 _db_executor = ThreadPoolExecutor(max_workers=settings.PROTOCOL_DB_THREADS, thread_name_prefix="socket-db")
@@ -62,8 +62,6 @@ def _on(executor, func):
 
 
 def _call_in_thread(loop, func, language, args, kwargs):
-    from django.db import DEFAULT_DB_ALIAS, connections
-
     # What asgiref's own hop sets, and what says which event loop serves this call: a move's
     # notices are handed to it (games/services/broadcast.py), and an `async_to_sync` runs
     # there, not on a new loop in a new thread.

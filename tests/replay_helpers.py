@@ -25,6 +25,14 @@ def fresh(match):
     return Match.objects.select_related("table").get(pk=match.pk)
 
 
+def random_move(match, rng):
+    """The seat to act in `match` (as read) makes a random legal move through `perform`: its Outcome."""
+    state = load_state(match)
+    seat = state.to_act
+    action = rng.choice(state.legal_actions(seat)).to_record()
+    return perform(match.pk, player_at(match, seat), action, match.version)
+
+
 def play_moves(match, rng, moves=None):
     """The seat to act makes a random legal move through `perform`, `moves` times or to the end."""
     done = 0
@@ -32,10 +40,7 @@ def play_moves(match, rng, moves=None):
         match = fresh(match)
         if match.status != MatchStatus.RUNNING:
             break
-        state = load_state(match)
-        seat = state.to_act
-        action = rng.choice(state.legal_actions(seat)).to_record()
-        perform(match.pk, player_at(match, seat), action, match.version)
+        random_move(match, rng)
         done += 1
     return fresh(match)
 

@@ -18,10 +18,8 @@ from games import table_reads
 from games.consumers import table_fragment
 from games.models import Match, MatchAction
 from games.services import broadcast, matches
-from games.services.matches import load_state, perform
 from games.services.presenter import seat_view
-from tests.factories import player_at
-from tests.replay_helpers import seated_match
+from tests.replay_helpers import random_move, seated_match
 
 
 def _notice(match, version, move):
@@ -35,9 +33,7 @@ def _make_move(match, rng, spend_bank=False):
     if spend_bank:
         late = timezone.now() - timedelta(seconds=match.table.clock_seconds + 3)
         Match.objects.filter(pk=match.pk).update(turn_started_at=late)
-    state = load_state(match)
-    action = rng.choice(state.legal_actions(state.to_act)).to_record()
-    return perform(match.pk, player_at(match, action.pop("seat")), action, match.version)
+    return random_move(match, rng)
 
 
 def _views(table_id, players, version):

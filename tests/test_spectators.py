@@ -27,6 +27,7 @@ from tests.protocol_clients import (
     make_program_player,
     play_whole_match,
 )
+from tests.replay_helpers import fresh, random_move
 
 COUNT = re.compile(r'id="spectator-count"[^>]*data-count="(\d+)"')
 
@@ -394,8 +395,7 @@ async def test_the_position_after_a_move_made_elsewhere_shows_the_count_the_page
     watcher = await connect(match.table_id, await _async_player("ce_nino"))
     assert (await _count_frame(page))[0] == 1
     for step in range(3):
-        fresh = await sync_to_async(Match.objects.select_related("table").get)(pk=match.pk)
-        outcome = await sync_to_async(_random_move)(fresh, random.Random(step))
+        outcome = await sync_to_async(random_move)(await sync_to_async(fresh)(match), random.Random(step))
         while True:
             frame = await page.receive_from(timeout=5)
             if f'data-version="{outcome.version}"' in frame:
@@ -403,18 +403,11 @@ async def test_the_position_after_a_move_made_elsewhere_shows_the_count_the_page
         assert COUNT.search(frame).group(1) == "1", f"after move {step + 1}"
     await watcher.disconnect()
     assert (await _count_frame(page))[0] == 0
-    fresh = await sync_to_async(Match.objects.select_related("table").get)(pk=match.pk)
-    outcome = await sync_to_async(_random_move)(fresh, random.Random(9))
+    outcome = await sync_to_async(random_move)(await sync_to_async(fresh)(match), random.Random(9))
     while f'data-version="{outcome.version}"' not in (frame := await page.receive_from(timeout=5)):
         pass
     assert COUNT.search(frame).group(1) == "0"
     await page.disconnect()
-
-
-def _random_move(match, rng):
-    state = load_state(match)
-    action = rng.choice(state.legal_actions(state.to_act)).to_record()
-    return perform(match.pk, player_at(match, action.pop("seat")), action, match.version)
 
 
 def _token_for(player):

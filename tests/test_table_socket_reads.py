@@ -16,24 +16,16 @@ from games import table_reads
 from games.consumers import table_fragment
 from games.models import Match
 from games.services.broadcast import table_group
-from games.services.matches import load_state, perform
-from tests.factories import player_at
 from tests.live_clients import connect
-from tests.replay_helpers import seated_match
+from tests.replay_helpers import random_move, seated_match
 
 VERSION = re.compile(r'id="match"[^>]*data-version="(\d+)"')
-
-
-def _move(match, rng):
-    state = load_state(match)
-    action = rng.choice(state.legal_actions(state.to_act)).to_record()
-    return perform(match.pk, player_at(match, action.pop("seat")), action, match.version)
 
 
 @pytest.mark.django_db
 def test_every_seat_after_the_first_renders_from_the_shared_read():
     match, players = seated_match("classic", ("ana", "giorgi", "nino", "dato"), game_type="short")
-    outcome = _move(match, random.Random(1))
+    outcome = random_move(match, random.Random(1))
     table_reads.forget_table_reads()
     first, version = table_fragment(match.table_id, players[0], "ka", outcome.version)
     assert version == outcome.version
@@ -54,7 +46,7 @@ def test_the_read_of_a_move_made_here_carries_the_spectator_count_of_the_read_be
     table_reads.note_spectators({"type": "spectators.changed", "table": match.table_id, "count": 2})
     for _ in range(3):
         fresh = Match.objects.select_related("table").get(pk=match.pk)
-        outcome = table_reads.remember_outcome(_move(fresh, rng), started=time.monotonic())
+        outcome = table_reads.remember_outcome(random_move(fresh, rng), started=time.monotonic())
         with CaptureQueriesContext(connection) as queries:
             html, shown = table_fragment(match.table_id, players[0], "ka", outcome.version)
         assert shown == outcome.version
@@ -66,9 +58,9 @@ def test_the_read_of_a_move_made_here_carries_the_spectator_count_of_the_read_be
 def test_a_notice_of_a_later_version_than_the_shared_read_reads_again():
     match, players = seated_match("japanese", ("tamar", "levan"), target=11)
     rng = random.Random(2)
-    outcome = _move(match, rng)
+    outcome = random_move(match, rng)
     table_fragment(match.table_id, players[0], "ka", outcome.version)
-    later = _move(Match.objects.select_related("table").get(pk=match.pk), rng)
+    later = random_move(Match.objects.select_related("table").get(pk=match.pk), rng)
     _html, shown = table_fragment(match.table_id, players[1], "ka", later.version)
     assert shown == later.version
 
@@ -92,7 +84,7 @@ async def test_a_page_told_of_a_position_it_shows_sends_nothing():
                                                              "version": None})
         assert int(VERSION.search(await page.receive_from(timeout=10)).group(1)) == shown
         fresh = await sync_to_async(Match.objects.select_related("table").get)(pk=match.pk)
-        outcome = await sync_to_async(_move)(fresh, random.Random(3))
+        outcome = await sync_to_async(random_move)(fresh, random.Random(3))
         frame = await page.receive_from(timeout=10)
         assert int(VERSION.search(frame).group(1)) == outcome.version
     finally:
@@ -111,11 +103,11 @@ def test_the_next_read_of_a_running_match_carries_its_seats_ratings_for_a_minute
     table_fragment(match.table_id, players[0], "ka", match.version)
     assert len(asked) == 1
     for _ in range(3):
-        outcome = _move(Match.objects.select_related("table").get(pk=match.pk), rng)
+        outcome = random_move(Match.objects.select_related("table").get(pk=match.pk), rng)
         table_fragment(match.table_id, players[1], "ru", outcome.version)  # a read of the new version
     assert len(asked) == 1
     monkeypatch.setattr(table_reads, "RATINGS_CARRIED_SECONDS", 0)
-    outcome = _move(Match.objects.select_related("table").get(pk=match.pk), rng)
+    outcome = random_move(Match.objects.select_related("table").get(pk=match.pk), rng)
     table_fragment(match.table_id, players[0], "ka", outcome.version)
     assert len(asked) == 2
 
