@@ -23,6 +23,5 @@
   });
   move.addEventListener("change", mark);
   bank.addEventListener("change", mark);
-  group.hidden = false;
   mark();
 })();

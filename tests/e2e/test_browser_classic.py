@@ -29,6 +29,8 @@ def create_practice_table_with_bots(page):
     page.goto("/ka/lobby/")
     page.locator("a[href$='variant=classic']").click()
     expect(page.locator("input[name=variant]")).to_have_value("classic")
+    # A tap on a page still loading can be lost (a CI run saw the box stay unchecked): let it load as a person would.
+    page.wait_for_load_state("load")
     page.locator("select[name=game_type]").select_option(GAME_TYPE)
     page.locator("select[name=clock_seconds]").select_option(CLOCK_SECONDS)
     page.locator("input[name=fill_with_bots]").check()

@@ -36,6 +36,7 @@ def create_password_table(host):
     host.goto("/ka/lobby/")
     host.locator("a[href$='variant=japanese']").click()
     expect(host.locator("input[name=variant]")).to_have_value("japanese")
+    host.wait_for_load_state("load")  # as in test_browser_classic: a tap on a page still loading can be lost
     host.locator("select[name=visibility]").select_option("password")
     host.locator("input[name=password]").fill(TABLE_PASSWORD)
     host.locator("select[name=clock_seconds]").select_option(CLOCK_SECONDS)
