@@ -24,7 +24,7 @@ from joker_site.refusals import Refusal
 
 from .consumer_dispatch import DispatchWithoutHop
 from .frames import UnreadableFrame, read_json_object
-from .notice_turns import notice_turn
+from .notice_turns import LaterUpdates
 from .services import presence, spectators
 from .services.broadcast import LOBBY_GROUP, table_group
 from .services.spectators import WatchRefused
@@ -146,6 +146,7 @@ class TableConsumer(DispatchWithoutHop, ChatSocket, MemberSocket, AsyncWebsocket
         from accounts.players import player_for_scope
 
         self.closing = False
+        self.later_updates = LaterUpdates()
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.language = _language_of(self.scope)
         self.player = await player_for_scope(self.scope)
@@ -169,6 +170,7 @@ class TableConsumer(DispatchWithoutHop, ChatSocket, MemberSocket, AsyncWebsocket
         await self.catch_up_chat()
 
     async def disconnect(self, code):
+        self.later_updates.cancel()
         await self.forget_member()
         await self.leave_chat()
         if hasattr(self, "group"):
@@ -242,7 +244,10 @@ class TableConsumer(DispatchWithoutHop, ChatSocket, MemberSocket, AsyncWebsocket
             self.own_move_next = False  # the first move's notice after this tab's move: its own (or a later one)
             await self.send_state(version=version)
             return
-        async with notice_turn():  # the update of another seat's move waits for its turn
+        self.later_updates.want(self.table_id, version, self._draw_update)  # in its turn, not in this handler
+
+    async def _draw_update(self, version):
+        if not self.closing and (version is None or version > getattr(self, "shown_version", -1)):
             await self.send_state(version=version)
 
     async def table_check(self, event):

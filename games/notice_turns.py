@@ -14,23 +14,93 @@ runs that many updates at most, and the steps of a move go in between. When the
 process is overloaded, the updates wait instead of the moves (the one who acted sees
 the card land at once; the others see it when their turn comes, in the order the
 notices arrived: asyncio's semaphore wakes its waiters first come, first served).
+A turn also waits while `settings.NOTICE_GATE_MOVES` or more of the process's moves
+are waiting for a move thread or running on one: the moves' threads share the
+interpreter with the updates too.
+
+An update waits in a task of the connection's own (`LaterUpdates`), not in the
+consumer's handler: Channels hands a consumer its messages one after another, and a
+player's next move, arriving while an update for their socket waited for its turn,
+waited behind it (up to two seconds at 200 closed-loop matches). While it waits, a
+newer notice for the same table only raises the version it will draw: a seat that
+fell behind is sent the latest position, once.
 """
 
 import asyncio
+import contextlib
+import logging
 import weakref
 
 from django.conf import settings
+
+from joker_site.db_threads import moves_in_flight, moves_settled
+
+log = logging.getLogger(__name__)
 
 # One semaphore per event loop: asyncio's semaphore belongs to the loop that first
 # waited on it (the tests run each case in a loop of its own).
 _turns_of_loop: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore]" = (
     weakref.WeakKeyDictionary())
 
+# A move stuck behind a lock must not hold every update of the process for long.
+GATE_LONGEST_SECONDS = 1.0
 
-def notice_turn() -> asyncio.Semaphore:
-    """`async with notice_turn():` around the work an update for another seat costs."""
+
+def turns_of_this_loop() -> asyncio.Semaphore:
+    """This event loop's turns (one semaphore per loop)."""
     loop = asyncio.get_running_loop()
     turns = _turns_of_loop.get(loop)
     if turns is None:
         turns = _turns_of_loop[loop] = asyncio.Semaphore(settings.NOTICE_TURNS)
     return turns
+
+
+@contextlib.asynccontextmanager
+async def notice_turn():
+    """`async with notice_turn():` around the work an update for another seat costs."""
+    async with turns_of_this_loop():
+        if moves_in_flight() >= settings.NOTICE_GATE_MOVES:
+            await moves_settled(below=settings.NOTICE_GATE_MOVES, longest=GATE_LONGEST_SECONDS)
+        yield
+
+
+def newest(wanted, version):
+    """The version an update should draw for both: None (read the table afresh) wins."""
+    if wanted is None or version is None:
+        return None
+    return max(wanted, version)
+
+
+class LaterUpdates:
+    """One connection's updates waiting for their turn, at most one per table."""
+
+    def __init__(self):
+        self._wanted = {}  # table id -> the version its waiting update will draw (None: afresh)
+        self._tasks = set()
+
+    def want(self, table_id, version, draw) -> None:
+        """Have `draw(version)` (a coroutine function) run in a turn, with the newest version
+        asked for by the time the turn comes."""
+        if table_id in self._wanted:
+            self._wanted[table_id] = newest(self._wanted[table_id], version)
+            return
+        self._wanted[table_id] = version
+        task = asyncio.ensure_future(self._in_turn(table_id, draw))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _in_turn(self, table_id, draw):
+        try:
+            async with notice_turn():
+                version = self._wanted.pop(table_id)  # a notice from now on asks for another update
+                await draw(version)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # the socket stays open: its next notice or resync draws it again
+            log.exception("table %s: an update failed", table_id)
+
+    def cancel(self) -> None:
+        """The connection closed: its waiting updates are dropped."""
+        for task in list(self._tasks):
+            task.cancel()
+        self._wanted.clear()

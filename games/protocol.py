@@ -11,6 +11,7 @@ connection reads and renders its own seat's view. Every refusal is an `error`
 message; it changes nothing and keeps the socket open.
 """
 
+import functools
 import json
 import logging
 import time
@@ -29,7 +30,7 @@ from quickplay.protocol import QuickPlayProtocol
 
 from .consumer_dispatch import DispatchWithoutHop
 from .frames import NotAnObject, UnreadableFrame, read_json_object
-from .notice_turns import notice_turn
+from .notice_turns import LaterUpdates
 from .services import presence, spectators
 from .services.broadcast import table_group
 from .table_reads import (
@@ -100,6 +101,7 @@ class PlayConsumer(DispatchWithoutHop, QuickPlayProtocol, ProtocolChat, AsyncWeb
             await super().dispatch(message)
 
     async def connect(self):
+        self.later_updates = LaterUpdates()
         self.language = _language_of(self.scope)
         self.player = None
         self.tables = {}  # table id -> the last version sent (None before the match), for subscribed tables
@@ -142,6 +144,7 @@ class PlayConsumer(DispatchWithoutHop, QuickPlayProtocol, ProtocolChat, AsyncWeb
         await self.close(code=CLOSE_UNAUTHENTICATED)
 
     async def disconnect(self, code):
+        self.later_updates.cancel()
         for group in self.credential_groups:
             await self.channel_layer.group_discard(group, self.channel_name)
         await self.forget_quick_play()
@@ -246,11 +249,22 @@ class PlayConsumer(DispatchWithoutHop, QuickPlayProtocol, ProtocolChat, AsyncWeb
         if table_id not in self.tables:
             return
         await follow_move_notice(event)
-        sent = self.tables[table_id]
-        if version is not None and sent is not None and version <= sent:
+        if not self._behind(table_id, version):
             return  # its own move's notice, answered already: not a turn (its next act would wait behind it)
-        async with notice_turn():
+        self.later_updates.want(table_id, version, functools.partial(self._draw_update, table_id))
+
+    async def _draw_update(self, table_id, version):
+        """An update's turn has come: draw it unless the position went out meanwhile (the answer
+        to this connection's own move) or the table is no longer followed."""
+        if self._behind(table_id, version):
             await self._send_table(table_id, version=version)
+
+    def _behind(self, table_id, version) -> bool:
+        """Whether this connection follows the table and has not been sent `version` (None: unknown)."""
+        if table_id not in self.tables:
+            return False
+        sent = self.tables[table_id]
+        return version is None or sent is None or version > sent
 
     async def table_check(self, event):
         """The sweeper's reminder of a table's version (games/services/broadcast.py): the same."""

@@ -24,6 +24,7 @@ import contextvars
 import functools
 import os
 import threading
+import weakref
 from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import SyncToAsync
@@ -47,8 +48,72 @@ def in_thread(func):
 
 
 def move_in_thread(func):
-    """The same for a player's move (or resignation): on the moves' own threads."""
-    return _on(_move_executor, func)
+    """The same for a player's move (or resignation): on the moves' own threads, counted
+    while it waits for one or runs there (`moves_settled`)."""
+    hop = _on(_move_executor, func)
+
+    @functools.wraps(func)
+    async def counted(*args, **kwargs):
+        moves = _moves_of_this_loop()
+        moves.began()
+        try:
+            return await hop(*args, **kwargs)
+        finally:
+            moves.ended()
+
+    return counted
+
+
+class _MovesInFlight:
+    """The moves of one event loop that are waiting for a move thread or running on one."""
+
+    def __init__(self):
+        self.count = 0
+        self.waiters = []  # (below, future): resolved once fewer than `below` are in flight
+
+    def began(self):
+        self.count += 1
+
+    def ended(self):
+        self.count -= 1
+        for below, waiter in self.waiters:
+            if self.count < below and not waiter.done():
+                waiter.set_result(None)
+        self.waiters = [entry for entry in self.waiters if not entry[1].done()]
+
+
+# One per event loop: a future belongs to the loop it is awaited on (the tests run each case
+# in a loop of its own).
+_moves_of_loop: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _MovesInFlight]" = weakref.WeakKeyDictionary()
+
+
+def _moves_of_this_loop() -> _MovesInFlight:
+    loop = asyncio.get_running_loop()
+    moves = _moves_of_loop.get(loop)
+    if moves is None:
+        moves = _moves_of_loop[loop] = _MovesInFlight()
+    return moves
+
+
+def moves_in_flight() -> int:
+    """How many moves of this process are waiting for a move thread or running on one."""
+    return _moves_of_this_loop().count
+
+
+async def moves_settled(below: int, longest: float) -> None:
+    """Return once fewer than `below` moves of this process are in flight, or after `longest`
+    seconds (a move stuck behind a lock must not hold the caller for ever)."""
+    moves = _moves_of_this_loop()
+    if moves.count < below:
+        return
+    waiter = asyncio.get_running_loop().create_future()
+    moves.waiters.append((below, waiter))
+    try:
+        await asyncio.wait_for(waiter, longest)
+    except TimeoutError:
+        pass
+    finally:
+        moves.waiters = [entry for entry in moves.waiters if entry[1] is not waiter]
 
 
 def _on(executor, func):

@@ -1,5 +1,7 @@
 """The updates a web process draws for other seats wait for a turn (games/notice_turns.py);
-the answer to a move, and the mover's own page, never do."""
+the answer to a move, and the mover's own page, never do: not even a move sent by a socket
+whose own update is still waiting. A turn also waits while the process's moves hold their
+threads, and a seat that fell behind is sent only the newest position."""
 
 import asyncio
 import contextlib
@@ -10,9 +12,11 @@ import pytest
 from django.conf import settings
 from django.test import override_settings
 
-from games.notice_turns import notice_turn
+from games import notice_turns
+from games.notice_turns import LaterUpdates, notice_turn, turns_of_this_loop
+from joker_site.db_threads import move_in_thread
 from tests.live_clients import connect, legal_moves
-from tests.protocol_clients import ProgramClient, japanese_match, make_program_player
+from tests.protocol_clients import ProgramClient, _current, japanese_match, make_program_player
 
 MATCH_VERSION = re.compile(r'<div id="match"[^>]*\bdata-version="(\d+)"')
 
@@ -20,7 +24,7 @@ MATCH_VERSION = re.compile(r'<div id="match"[^>]*\bdata-version="(\d+)"')
 @contextlib.asynccontextmanager
 async def _every_turn_held():
     """The process as an overload leaves it: every turn taken by other updates."""
-    turns = notice_turn()
+    turns = turns_of_this_loop()
     for _turn in range(settings.NOTICE_TURNS):
         await turns.acquire()
     try:
@@ -30,11 +34,22 @@ async def _every_turn_held():
             turns.release()
 
 
+async def _programs_at_a_match(*names):
+    """Two programs at a Japanese match, each shown its first position: (match, seat to act, clients)."""
+    players = [await make_program_player(name) for name in names]
+    match, to_act = await japanese_match([player for player, _token in players])
+    clients = [await ProgramClient.connect(token) for _player, token in players]
+    for client in clients:
+        await client.send({"type": "resync", "match": match.pk})
+        await client.state_at(match.version)
+    return match, to_act, clients
+
+
 @pytest.mark.asyncio
 async def test_each_event_loop_has_its_own_turns_as_many_as_the_setting_says():
     with override_settings(NOTICE_TURNS=3):
-        turns = notice_turn()
-        assert notice_turn() is turns
+        turns = turns_of_this_loop()
+        assert turns_of_this_loop() is turns
         for _turn in range(3):
             await turns.acquire()
         assert turns.locked(), "a fourth update waits"
@@ -43,7 +58,7 @@ async def test_each_event_loop_has_its_own_turns_as_many_as_the_setting_says():
 
     def in_another_loop():
         async def other():
-            return notice_turn()
+            return turns_of_this_loop()
 
         return asyncio.run(other())
 
@@ -54,12 +69,7 @@ async def test_each_event_loop_has_its_own_turns_as_many_as_the_setting_says():
 @pytest.mark.django_db(transaction=True)
 @override_settings(NOTICE_TURNS=2)
 async def test_a_program_gets_its_moves_answer_while_the_other_seats_update_waits_for_a_turn():
-    players = [await make_program_player(name) for name in ("turn_alice", "turn_bob")]
-    match, to_act = await japanese_match([player for player, _token in players])
-    clients = [await ProgramClient.connect(token) for _player, token in players]
-    for client in clients:
-        await client.send({"type": "resync", "match": match.pk})
-        await client.state_at(match.version)
+    match, to_act, clients = await _programs_at_a_match("turn_alice", "turn_bob")
     mover, waiter = clients[to_act], clients[1 - to_act]
     async with _every_turn_held():
         action = {k: v for k, v in mover.latest_state["view"]["legal_actions"][0].items() if k != "seat"}
@@ -95,3 +105,83 @@ async def test_a_page_sees_its_own_move_at_once_while_the_other_page_waits_for_a
     assert shown and int(shown.group(1)) == match.version + 1
     for page in pages:
         await page.disconnect()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+@override_settings(NOTICE_TURNS=2)
+async def test_a_program_whose_update_waits_for_a_turn_still_gets_its_own_moves_answer():
+    match, to_act, clients = await _programs_at_a_match("later_alice", "later_bob")
+    mover, waiter = clients[to_act], clients[1 - to_act]
+    async with _every_turn_held():
+        version, state = match.version, None
+        while state is None or state.to_act == to_act:  # the mover acts until the other seat is to
+            action = {k: v for k, v in mover.latest_state["view"]["legal_actions"][0].items() if k != "seat"}
+            await mover.send({"type": "act", "match": match.pk, "version": version, "action": action})
+            version = (await mover.receive_type("state"))["version"]
+            _match, state = await _current(match.pk)
+        reply = {k: v for k, v in state.legal_actions(1 - to_act)[0].to_record().items() if k != "seat"}
+        await asyncio.sleep(0.2)  # the mover's update now waits for a turn on the waiter's socket
+        await waiter.send({"type": "act", "match": match.pk, "version": version, "action": reply})
+        answer = await waiter.state_at(version + 1)
+        assert answer["version"] == version + 1, "its move did not wait behind its own update"
+    await waiter.nothing_more()  # the waiting update had nothing newer to draw
+    for client in clients:
+        await client.close()
+
+
+@pytest.mark.asyncio
+async def test_updates_asked_for_while_one_waits_draw_once_the_newest_version():
+    drawn = []
+
+    async def draw(version):
+        drawn.append(version)
+
+    later = LaterUpdates()
+    async with _every_turn_held():
+        later.want(7, 5, draw)
+        later.want(7, 6, draw)
+        later.want(8, 2, draw)
+        await asyncio.sleep(0.05)
+        assert drawn == []
+    await asyncio.sleep(0.05)
+    assert sorted(drawn) == [2, 6]
+    later.want(7, 7, draw)
+    later.want(7, None, draw)  # a change without a version (a seat came or went): read afresh
+    await asyncio.sleep(0.05)
+    assert drawn[2:] == [None]
+
+
+@pytest.mark.asyncio
+@override_settings(NOTICE_GATE_MOVES=1)
+async def test_a_turn_waits_while_a_move_of_the_process_holds_its_thread(monkeypatch):
+    import threading
+
+    release = threading.Event()
+    move = asyncio.ensure_future(move_in_thread(release.wait)(10))
+    await asyncio.sleep(0.05)
+    entered = asyncio.Event()
+
+    async def update():
+        async with notice_turn():
+            entered.set()
+
+    waiting = asyncio.ensure_future(update())
+    await asyncio.sleep(0.2)
+    assert not entered.is_set(), "the update waits for the move"
+    release.set()
+    await asyncio.wait_for(entered.wait(), 2)
+    await move
+    await waiting
+
+    monkeypatch.setattr(notice_turns, "GATE_LONGEST_SECONDS", 0.2)
+    stuck = threading.Event()
+    move = asyncio.ensure_future(move_in_thread(stuck.wait)(10))
+    await asyncio.sleep(0.05)
+    entered.clear()
+    waiting = asyncio.ensure_future(update())
+    await asyncio.wait_for(entered.wait(), 2)  # a move stuck behind a lock holds the updates 0.2 s at most
+    assert not move.done()
+    stuck.set()
+    await move
+    await waiting
