@@ -33,7 +33,7 @@ import weakref
 
 from django.conf import settings
 
-from joker_site.db_threads import moves_in_flight, moves_settled
+from joker_site.db_threads import moves_settled
 
 log = logging.getLogger(__name__)
 
@@ -59,8 +59,7 @@ def turns_of_this_loop() -> asyncio.Semaphore:
 async def notice_turn():
     """`async with notice_turn():` around the work an update for another seat costs."""
     async with turns_of_this_loop():
-        if moves_in_flight() >= settings.NOTICE_GATE_MOVES:
-            await moves_settled(below=settings.NOTICE_GATE_MOVES, longest=GATE_LONGEST_SECONDS)
+        await moves_settled(below=settings.NOTICE_GATE_MOVES, longest=GATE_LONGEST_SECONDS)
         yield
 
 
@@ -72,35 +71,35 @@ def newest(wanted, version):
 
 
 class LaterUpdates:
-    """One connection's updates waiting for their turn, at most one per table."""
+    """One connection's updates, one table's at a time: at most one waits for its turn and one
+    is drawn (two drawn at once could each act on what the other is about to change)."""
 
     def __init__(self):
-        self._wanted = {}  # table id -> the version its waiting update will draw (None: afresh)
-        self._tasks = set()
+        self._wanted = {}  # table id -> the version its next update will draw (None: afresh)
+        self._tasks = {}  # table id -> the task waiting for the table's turns or drawing in one
 
     def want(self, table_id, version, draw) -> None:
         """Have `draw(version)` (a coroutine function) run in a turn, with the newest version
-        asked for by the time the turn comes."""
-        if table_id in self._wanted:
-            self._wanted[table_id] = newest(self._wanted[table_id], version)
-            return
-        self._wanted[table_id] = version
-        task = asyncio.ensure_future(self._in_turn(table_id, draw))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        asked for by the time the turn comes, and after the table's update being drawn, if any."""
+        self._wanted[table_id] = newest(self._wanted[table_id], version) if table_id in self._wanted else version
+        if table_id not in self._tasks:
+            self._tasks[table_id] = asyncio.ensure_future(self._draw_in_turns(table_id, draw))
 
-    async def _in_turn(self, table_id, draw):
+    async def _draw_in_turns(self, table_id, draw):
         try:
-            async with notice_turn():
-                version = self._wanted.pop(table_id)  # a notice from now on asks for another update
-                await draw(version)
-        except asyncio.CancelledError:
-            raise
-        except Exception:  # the socket stays open: its next notice or resync draws it again
-            log.exception("table %s: an update failed", table_id)
+            while table_id in self._wanted:
+                async with notice_turn():
+                    version = self._wanted.pop(table_id)  # a notice from now on asks for the next one
+                    try:
+                        await draw(version)
+                    except Exception:  # the socket stays open: its next notice or resync draws it again
+                        log.exception("table %s: an update failed", table_id)
+        finally:
+            if self._tasks.get(table_id) is asyncio.current_task():
+                del self._tasks[table_id]  # no await since the loop's test: a new want starts a new task
 
     def cancel(self) -> None:
         """The connection closed: its waiting updates are dropped."""
-        for task in list(self._tasks):
+        for task in list(self._tasks.values()):
             task.cancel()
         self._wanted.clear()

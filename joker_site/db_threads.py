@@ -76,10 +76,9 @@ class _MovesInFlight:
 
     def ended(self):
         self.count -= 1
-        for below, waiter in self.waiters:
+        for below, waiter in self.waiters:  # each waiter takes itself off the list (moves_settled)
             if self.count < below and not waiter.done():
                 waiter.set_result(None)
-        self.waiters = [entry for entry in self.waiters if not entry[1].done()]
 
 
 # One per event loop: a future belongs to the loop it is awaited on (the tests run each case
@@ -93,11 +92,6 @@ def _moves_of_this_loop() -> _MovesInFlight:
     if moves is None:
         moves = _moves_of_loop[loop] = _MovesInFlight()
     return moves
-
-
-def moves_in_flight() -> int:
-    """How many moves of this process are waiting for a move thread or running on one."""
-    return _moves_of_this_loop().count
 
 
 async def moves_settled(below: int, longest: float) -> None:

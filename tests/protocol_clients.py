@@ -101,6 +101,11 @@ def without_type(message) -> dict:
     return {k: v for k, v in message.items() if k != "type"}
 
 
+def as_sent(action: dict) -> dict:
+    """A legal action as a program sends it: without its seat (the server knows where it sits)."""
+    return {k: v for k, v in action.items() if k != "seat"}
+
+
 @sync_to_async
 def _current(match_id):
     match = Match.objects.select_related("table").get(pk=match_id)
@@ -142,7 +147,7 @@ async def play_whole_match(clients, match_id, version, rng, max_moves=5000, spec
             legal = latest[seat]["view"]["legal_actions"]
             assert sorted(map(_key, legal)) == sorted(_key(a.to_record()) for a in state.legal_actions(seat))
             assert all(latest[other]["view"]["legal_actions"] == [] for other in seats if other != seat)
-            action = {k: v for k, v in rng.choice(legal).items() if k != "seat"}
+            action = as_sent(rng.choice(legal))
             await clients[seat].send({"type": "act", "match": match_id, "version": version, "action": action})
             version += 1
             moves += 1
@@ -167,6 +172,6 @@ def assert_same_view(frame, expected):
 
 
 def _key(action: dict) -> str:
-    return json.dumps({k: v for k, v in action.items() if k != "seat"}, sort_keys=True)
+    return json.dumps(as_sent(action), sort_keys=True)
 
 

@@ -16,7 +16,7 @@ from games import notice_turns
 from games.notice_turns import LaterUpdates, notice_turn, turns_of_this_loop
 from joker_site.db_threads import move_in_thread
 from tests.live_clients import connect, legal_moves
-from tests.protocol_clients import ProgramClient, _current, japanese_match, make_program_player
+from tests.protocol_clients import ProgramClient, _current, as_sent, japanese_match, make_program_player
 
 MATCH_VERSION = re.compile(r'<div id="match"[^>]*\bdata-version="(\d+)"')
 
@@ -72,7 +72,7 @@ async def test_a_program_gets_its_moves_answer_while_the_other_seats_update_wait
     match, to_act, clients = await _programs_at_a_match("turn_alice", "turn_bob")
     mover, waiter = clients[to_act], clients[1 - to_act]
     async with _every_turn_held():
-        action = {k: v for k, v in mover.latest_state["view"]["legal_actions"][0].items() if k != "seat"}
+        action = as_sent(mover.latest_state["view"]["legal_actions"][0])
         await mover.send({"type": "act", "match": match.pk, "version": match.version, "action": action})
         answer = await mover.receive_type("state")
         assert answer["version"] == match.version + 1
@@ -116,11 +116,11 @@ async def test_a_program_whose_update_waits_for_a_turn_still_gets_its_own_moves_
     async with _every_turn_held():
         version, state = match.version, None
         while state is None or state.to_act == to_act:  # the mover acts until the other seat is to
-            action = {k: v for k, v in mover.latest_state["view"]["legal_actions"][0].items() if k != "seat"}
+            action = as_sent(mover.latest_state["view"]["legal_actions"][0])
             await mover.send({"type": "act", "match": match.pk, "version": version, "action": action})
             version = (await mover.receive_type("state"))["version"]
             _match, state = await _current(match.pk)
-        reply = {k: v for k, v in state.legal_actions(1 - to_act)[0].to_record().items() if k != "seat"}
+        reply = as_sent(state.legal_actions(1 - to_act)[0].to_record())
         await asyncio.sleep(0.2)  # the mover's update now waits for a turn on the waiter's socket
         await waiter.send({"type": "act", "match": match.pk, "version": version, "action": reply})
         answer = await waiter.state_at(version + 1)
@@ -150,6 +150,33 @@ async def test_updates_asked_for_while_one_waits_draw_once_the_newest_version():
     later.want(7, None, draw)  # a change without a version (a seat came or went): read afresh
     await asyncio.sleep(0.05)
     assert drawn[2:] == [None]
+
+
+@pytest.mark.asyncio
+async def test_a_connection_draws_one_update_of_a_table_at_a_time():
+    drawing, drawn, release = [], [], asyncio.Event()
+
+    async def draw(version):
+        drawing.append(version)
+        assert len(drawing) == 1, "two updates of one table drawn at once"
+        await release.wait()
+        drawing.remove(version)
+        drawn.append(version)
+
+    later = LaterUpdates()
+    later.want(7, 5, draw)
+    await asyncio.sleep(0.05)
+    assert drawing == [5]
+    later.want(7, 6, draw)  # a notice while the table's update is being drawn
+    later.want(7, 7, draw)
+    await asyncio.sleep(0.05)
+    assert drawing == [5], "the next waits for the one being drawn"
+    release.set()
+    await asyncio.sleep(0.05)
+    assert drawn == [5, 7]
+    later.want(7, 8, draw)  # the table's task ended: a new notice starts another
+    await asyncio.sleep(0.05)
+    assert drawn == [5, 7, 8]
 
 
 @pytest.mark.asyncio
