@@ -69,10 +69,16 @@ class _MovesInFlight:
 
     def __init__(self):
         self.count = 0
+        self.begun = 0  # how many ever began
         self.waiters = []  # (below, future): resolved once fewer than `below` are in flight
+        self.begin_waiters = []  # futures resolved when the next move begins
 
     def began(self):
         self.count += 1
+        self.begun += 1
+        for waiter in self.begin_waiters:  # each waiter takes itself off the list (move_began)
+            if not waiter.done():
+                waiter.set_result(None)
 
     def ended(self):
         self.count -= 1
@@ -108,6 +114,27 @@ async def moves_settled(below: int, longest: float) -> None:
         pass
     finally:
         moves.waiters = [entry for entry in moves.waiters if entry[1] is not waiter]
+
+
+def moves_begun() -> int:
+    """How many moves of this process have begun so far (a count that only grows)."""
+    return _moves_of_this_loop().begun
+
+
+async def move_began(after: int, longest: float) -> None:
+    """Return once more than `after` moves of this process have begun (`moves_begun`), or
+    after `longest` seconds."""
+    moves = _moves_of_this_loop()
+    if moves.begun > after:
+        return
+    waiter = asyncio.get_running_loop().create_future()
+    moves.begin_waiters.append(waiter)
+    try:
+        await asyncio.wait_for(waiter, longest)
+    except TimeoutError:
+        pass
+    finally:
+        moves.begin_waiters = [entry for entry in moves.begin_waiters if entry is not waiter]
 
 
 def _on(executor, func):

@@ -283,11 +283,14 @@ UNFILLED_TABLE_SECONDS = env_int("UNFILLED_TABLE_SECONDS", 30 * 60, minimum=1)
 # Database threads per web process for every socket's work (joker_site/db_threads.py, docs/deploy.md).
 PROTOCOL_DB_THREADS = env_int("PROTOCOL_DB_THREADS", 8, minimum=1)
 # ... and for the players' moves, which do not wait behind the others' updates.
-MOVE_DB_THREADS = env_int("MOVE_DB_THREADS", 8, minimum=1)
+MOVE_DB_THREADS = env_int("MOVE_DB_THREADS", 4, minimum=1)
 # How many updates for other seats a web process draws at once (games/notice_turns.py).
 NOTICE_TURNS = env_int("NOTICE_TURNS", 2, minimum=1)
 # ...and wait while this many of its moves, or more, wait for a move thread or run on one.
 NOTICE_GATE_MOVES = env_int("NOTICE_GATE_MOVES", 1, minimum=1)
+# ...and draws at most this many in a row while no move begins, then pauses up to so long.
+NOTICE_BURST = env_int("NOTICE_BURST", 8, minimum=1)
+NOTICE_BURST_PAUSE_MS = env_int("NOTICE_BURST_PAUSE_MS", 10, minimum=0)
 # The clocks (games/services/clocks.py): each second one indexed query for the due deadlines
 # and one for the lapsed graces; a tick not run within a few seconds is dropped (the next one
 # does its work). The slower sweep releases seats of dead web processes and closes unfilled tables.

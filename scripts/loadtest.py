@@ -12,8 +12,11 @@
    script measures any tree the same way.
 3. Opens every bot's socket (20 handshakes at a time), then plays MATCHES
    matches at once (alternately Japanese to 11 and classic "short"; a slot
-   whose match ends starts another) for DURATION seconds (default 60), in this
-   one asyncio process:
+   whose match ends starts another) for DURATION seconds (default 60), from
+   CLIENT_PROCESSES asyncio processes (default 4; each plays every fourth table):
+   800 people's phones do not all stall at once, and when one process running
+   every bot was put off the CPU for a tenth of a second, every table's next move
+   came in the same instant and the figures measured that burst, not the site;
    - a program seat plays over the JSON protocol (ws/play/, a token);
    - a browser-shaped seat (a BROWSER_SHARE of the seats, default 0) signs in
      with a session cookie and plays on the match page's own socket
@@ -37,7 +40,7 @@
    the database.
 5. Prints `matches`, `moves_per_s`, `p50_ms`, `p95_ms`, `p99_ms`, `errors`,
    `ping_p50_ms`, `ping_p99_ms`, `notice_p50_ms`, `notice_p99_ms`,
-   `browser_p99_ms`, `client_lag_p99_ms` (how late this process's own loop runs),
+   `browser_p99_ms`, `client_lag_p99_ms` (how late the bots' own loops run),
    `html_kb_per_message`, `think_ms`, `browser_share`,
    `clock_seconds`, `steady_s`, then stops everything (servers' logs stay in
    var/loadtest/).
@@ -51,6 +54,7 @@ the bound (0 when none did). Each run prints `held` (yes/no) on its own too.
 
 import asyncio
 import json
+import math
 import os
 import random
 import re
@@ -69,6 +73,7 @@ sys.path.insert(0, str(ROOT))
 MATCHES = int(os.environ.get("MATCHES", "50"))
 DURATION = float(os.environ.get("DURATION", "60"))
 WEB_PROCESSES = int(os.environ.get("WEB_PROCESSES", "2"))
+CLIENT_PROCESSES = max(1, int(os.environ.get("CLIENT_PROCESSES", "4")))
 PINGERS = int(os.environ.get("PINGERS", "4"))
 PING_INTERVAL = float(os.environ.get("PING_INTERVAL", "0.1"))
 DATABASE_URL = os.environ.get("LOADTEST_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/joker_loadtest")
@@ -232,15 +237,44 @@ def stop_site(site):
 
 # --- the bots --------------------------------------------------------------------------------
 
-class Measures:
+class SteadyWindow:
+    """When the steady window opens, shared by the bots' processes (made before they fork):
+    WARMUP s after the last table of all of them started. Until then tables are still being
+    created and seated, and their first moves meet that work (the first reads, every piece
+    drawn anew). Both clocks are the machine's monotonic one, the same in every process."""
+
     def __init__(self, tables):
-        # time.perf_counter(): what is sent before it is left out. It is set once every table
-        # has started (`table_started`): until then tables are still being created and seated,
-        # and their first moves meet that work (the first reads, every piece drawn anew).
-        self.steady_from = float("inf")
-        self.steady_from_monotonic = None
+        import multiprocessing
+
+        context = multiprocessing.get_context("fork")
         self.tables = tables
-        self.tables_started = 0
+        self._started = context.Value("i", 0)
+        self._from = context.RawValue("d", float("inf"))  # time.perf_counter(): sent before it, left out
+        self._from_monotonic = context.RawValue("d", float("nan"))
+
+    def table_started(self):
+        with self._started.get_lock():
+            self._started.value += 1
+            if self._started.value == self.tables:
+                self._from_monotonic.value = time.monotonic() + WARMUP
+                self._from.value = time.perf_counter() + WARMUP
+
+    @property
+    def steady_from(self):
+        return self._from.value
+
+    @property
+    def steady_from_monotonic(self):
+        value = self._from_monotonic.value
+        return None if math.isnan(value) else value  # not open yet
+
+
+class Measures:
+    """What one process of bots measured (`merged` adds up the processes')."""
+
+    def __init__(self, window):
+        self.window = window
+        self.tables = window.tables
         self.move_ms = []
         self.browser_move_ms = []
         self.notice_ms = []
@@ -253,14 +287,26 @@ class Measures:
         self.matches_finished = 0
 
     def steady(self, sent):
-        return sent >= self.steady_from
+        return sent >= self.window.steady_from
 
     def table_started(self):
         """A slot's first match began; the steady window opens WARMUP s after the last one."""
-        self.tables_started += 1
-        if self.tables_started == self.tables:
-            self.steady_from = time.perf_counter() + WARMUP
-            self.steady_from_monotonic = time.monotonic() + WARMUP
+        self.window.table_started()
+
+    def __getstate__(self):  # sent back to the parent without the shared window
+        return {k: v for k, v in self.__dict__.items() if k != "window"}
+
+    @staticmethod
+    def merged(parts):
+        total = Measures.__new__(Measures)
+        for name, value in vars(parts[0]).items():
+            if isinstance(value, list):
+                setattr(total, name, [item for part in parts for item in getattr(part, name)])
+            elif isinstance(value, int) and name != "tables":
+                setattr(total, name, sum(getattr(part, name) for part in parts))
+            else:
+                setattr(total, name, value)
+        return total
 
 
 class TableMoves:
@@ -578,39 +624,79 @@ def seat_plan(matches):
     return plan, taken, browsers
 
 
-async def run_bots(port, tokens, sessions, cookie_name, matches, plan, taken):
-    """Opens every socket first, then plays for DURATION: the run measures the matches,
-    not a storm of hundreds of handshakes in the same seconds (a real site's players
-    arrive over minutes)."""
+async def run_bots(port, tokens, sessions, cookie_name, plan, taken, client, window, barrier):
+    """The tables of bots' process number `client` (every CLIENT_PROCESSES-th slot) and, in
+    the first, the pingers. Opens every socket first, then (once every process has) plays for
+    DURATION: the run measures the matches, not a storm of hundreds of handshakes in the
+    same seconds (a real site's players arrive over minutes)."""
     global HANDSHAKES
-    HANDSHAKES = asyncio.Semaphore(20)
+    HANDSHAKES = asyncio.Semaphore(max(1, 20 // CLIENT_PROCESSES))
     url = f"ws://127.0.0.1:{port}/ws/play/"
     slot_tokens = [tokens[first:first + seats] for first, seats in plan]
     site = {"ws": f"ws://127.0.0.1:{port}", "origin": f"http://127.0.0.1:{port}", "play": url,
             "tokens": slot_tokens}
     opening = time.monotonic()
-    measures = Measures(sum(1 for first, seats in plan))
-    slot_sockets = await asyncio.gather(*(open_sockets(f"slot {i}", url, t, measures)
-                                          for i, t in enumerate(slot_tokens)))
+    measures = Measures(window)
+    mine = range(client, len(plan), CLIENT_PROCESSES)
+    slot_sockets = dict(zip(mine, await asyncio.gather(*(open_sockets(f"slot {i}", url, slot_tokens[i], measures)
+                                                          for i in mine))))
     pinger_sockets = await asyncio.gather(*(open_sockets("pinger", url, [tokens[taken + i]], measures)
-                                            for i in range(PINGERS)))
-    log(f"loadtest: {taken + PINGERS} sockets open in {time.monotonic() - opening:.1f} s")
+                                            for i in range(PINGERS if client == 0 else 0)))
+    if client == 0:
+        log(f"loadtest: {taken + PINGERS} sockets open in {time.monotonic() - opening:.1f} s "
+            f"({CLIENT_PROCESSES} processes of bots)")
+    await asyncio.to_thread(barrier.wait, 600)  # every process's sockets are open
     started = time.monotonic()
     deadline = started + DURATION
     slots = []
-    for i, sockets in enumerate(slot_sockets):
+    for i, sockets in slot_sockets.items():
         if sockets:
             first = plan[i][0]
             browsers = {seat: f"{cookie_name}={sessions[first + seat]}" for seat in range(plan[i][1])
                         if first + seat in sessions}
             slots.append(match_slot(i, sockets, browsers, site, measures, deadline))
-    measures.tables = len(slots)
     pingers = [pinger(sockets[0], measures, deadline) for sockets in pinger_sockets if sockets]
     await asyncio.gather(*slots, *pingers, client_lag(measures, deadline))
-    if measures.steady_from_monotonic is None:  # some table never started: nothing was measured
+    opened = window.steady_from_monotonic
+    if opened is None:  # some table never started: nothing was measured
         return measures, 1e-9
     # No move is sent after the deadline.
-    return measures, max(min(time.monotonic(), deadline) - measures.steady_from_monotonic, 1e-9)
+    return measures, max(min(time.monotonic(), deadline) - opened, 1e-9)
+
+
+def play(port, tokens, sessions, cookie_name, plan, taken):
+    """Runs the bots in CLIENT_PROCESSES processes: (their measures merged, the steady seconds)."""
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork")
+    window = SteadyWindow(len(plan))
+    barrier = context.Barrier(CLIENT_PROCESSES)
+    results = context.Queue()
+
+    def bots(client):
+        try:
+            results.put((client, asyncio.run(run_bots(port, tokens, sessions, cookie_name, plan, taken, client,
+                                                      window, barrier))))
+        except BaseException as error:
+            results.put((client, f"{type(error).__name__}: {error}"))
+
+    processes = [context.Process(target=bots, args=(client,)) for client in range(CLIENT_PROCESSES)]
+    for process in processes:
+        process.start()
+    parts, failures = [], []
+    try:
+        while len(parts) < len(processes) and not failures:  # one failed: the run is over
+            _client, outcome = results.get(timeout=DURATION + 30 * 60)
+            (failures.append(outcome) if isinstance(outcome, str) else parts.append(outcome))
+    finally:
+        for process in processes:
+            process.join(timeout=10)
+            if process.is_alive():
+                process.kill()
+    if failures:
+        raise RuntimeError(f"a process of bots failed: {failures}")
+    measures = Measures.merged([part for part, _steady in parts])
+    return measures, max(steady for _part, steady in parts)
 
 
 def percentile(values, p):
@@ -634,7 +720,7 @@ def run(matches):
         tokens, sessions, cookie_name = make_bots(seats_needed, browsers)
         wait_until_listening(port, site)
         log(f"loadtest: site up on 127.0.0.1:{port}; playing")
-        measures, steady = asyncio.run(run_bots(port, tokens, sessions, cookie_name, matches, plan, taken))
+        measures, steady = play(port, tokens, sessions, cookie_name, plan, taken)
     finally:
         stop_site(site)
     for error in measures.errors[:10]:

@@ -1,7 +1,8 @@
 """The updates a web process draws for other seats wait for a turn (games/notice_turns.py);
 the answer to a move, and the mover's own page, never do: not even a move sent by a socket
 whose own update is still waiting. A turn also waits while the process's moves hold their
-threads, and a seat that fell behind is sent only the newest position."""
+threads, a seat that fell behind is sent only the newest position, and updates drawn in a row
+pause after a burst until one of the moves they prompt begins."""
 
 import asyncio
 import contextlib
@@ -212,3 +213,44 @@ async def test_a_turn_waits_while_a_move_of_the_process_holds_its_thread(monkeyp
     stuck.set()
     await move
     await waiting
+
+
+async def _time_to_enter_a_turn() -> float:
+    loop = asyncio.get_running_loop()
+    asked = loop.time()
+    async with notice_turn():
+        return loop.time() - asked
+
+
+@pytest.mark.asyncio
+async def test_updates_drawn_in_a_row_pause_after_the_burst_until_a_move_begins():
+    with override_settings(NOTICE_BURST=3, NOTICE_BURST_PAUSE_MS=60_000):
+        for _update in range(3):
+            assert await _time_to_enter_a_turn() < 0.5, "the burst's updates do not wait"
+        fourth = asyncio.ensure_future(_time_to_enter_a_turn())
+        await asyncio.sleep(0.3)
+        assert not fourth.done(), "the fourth in a row waits for a move to begin"
+        await move_in_thread(lambda: None)()
+        waited = await asyncio.wait_for(fourth, 2)
+        assert waited >= 0.3
+        for _update in range(2):  # the count starts again after the pause
+            assert await _time_to_enter_a_turn() < 0.5
+
+
+@pytest.mark.asyncio
+async def test_a_pause_after_a_burst_lasts_the_setting_at_most():
+    with override_settings(NOTICE_BURST=2, NOTICE_BURST_PAUSE_MS=200):
+        await _time_to_enter_a_turn()
+        await _time_to_enter_a_turn()
+        waited = await asyncio.wait_for(_time_to_enter_a_turn(), 2)
+        assert 0.15 <= waited < 2, "no move began: the pause ran its length"
+
+
+@pytest.mark.asyncio
+async def test_updates_between_moves_never_pause():
+    """Where moves keep beginning (players thinking between them), the count never reaches the burst."""
+    with override_settings(NOTICE_BURST=2, NOTICE_BURST_PAUSE_MS=60_000):
+        for _move in range(5):
+            await move_in_thread(lambda: None)()
+            for _update in range(2):
+                assert await _time_to_enter_a_turn() < 0.5
