@@ -79,8 +79,9 @@ async def _paced() -> None:
     moves settled, and a loop draws several a millisecond: at 200 closed-loop matches 70 of
     them went out within 20 ms, the seats they told to act all answered together some 20 ms
     later, and the last of those 40 moves waited over 150 ms for a move thread. A pause
-    ends as soon as a move begins (the gate then holds the updates until it is done), so
-    where the players think between moves, a dozen tables' worth of updates never meets it."""
+    ends as soon as a move begins (the gate then holds the updates until it is done); where
+    the players think between moves, one begins every few updates and the count seldom
+    reaches the burst."""
     loop = asyncio.get_running_loop()
     pace = _pace_of_loop.get(loop)
     if pace is None:
