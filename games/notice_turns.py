@@ -42,36 +42,37 @@ from joker_site.db_threads import move_began, moves_begun, moves_settled
 
 log = logging.getLogger(__name__)
 
-# One semaphore per event loop: asyncio's semaphore belongs to the loop that first
-# waited on it (the tests run each case in a loop of its own).
-_turns_of_loop: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore]" = (
-    weakref.WeakKeyDictionary())
+class _Turns:
+    """One event loop's turns, and how many updates it drew since a move of its process began."""
+
+    def __init__(self):
+        self.semaphore = asyncio.Semaphore(settings.NOTICE_TURNS)
+        self.drawn = 0
+        self.moves_begun = 0  # `moves_begun()` when `drawn` was last set back to 0
+
+
+# One per event loop: asyncio's semaphore belongs to the loop that first waited on it (the
+# tests run each case in a loop of its own).
+_turns_of_loop: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Turns]" = weakref.WeakKeyDictionary()
 
 # A move stuck behind a lock must not hold every update of the process for long.
 GATE_LONGEST_SECONDS = 1.0
 
 
-def turns_of_this_loop() -> asyncio.Semaphore:
-    """This event loop's turns (one semaphore per loop)."""
+def _this_loops_turns() -> _Turns:
     loop = asyncio.get_running_loop()
     turns = _turns_of_loop.get(loop)
     if turns is None:
-        turns = _turns_of_loop[loop] = asyncio.Semaphore(settings.NOTICE_TURNS)
+        turns = _turns_of_loop[loop] = _Turns()
     return turns
 
 
-class _Pace:
-    """How many updates one event loop drew since the last move of its process began."""
-
-    def __init__(self):
-        self.drawn = 0
-        self.moves_begun = 0  # `moves_begun()` when `drawn` was last set back to 0
+def turns_of_this_loop() -> asyncio.Semaphore:
+    """This event loop's turns (one semaphore per loop)."""
+    return _this_loops_turns().semaphore
 
 
-_pace_of_loop: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Pace]" = weakref.WeakKeyDictionary()
-
-
-async def _paced() -> None:
+async def _paced(pace: _Turns) -> None:
     """At most `settings.NOTICE_BURST` updates in a row while no move begins, then a pause
     until one does, of `settings.NOTICE_BURST_PAUSE_MS` at most.
 
@@ -82,10 +83,6 @@ async def _paced() -> None:
     ends as soon as a move begins (the gate then holds the updates until it is done); where
     the players think between moves, one begins every few updates and the count seldom
     reaches the burst."""
-    loop = asyncio.get_running_loop()
-    pace = _pace_of_loop.get(loop)
-    if pace is None:
-        pace = _pace_of_loop[loop] = _Pace()
     begun = moves_begun()
     if begun != pace.moves_begun:
         pace.drawn, pace.moves_begun = 0, begun
@@ -98,8 +95,9 @@ async def _paced() -> None:
 @contextlib.asynccontextmanager
 async def notice_turn():
     """`async with notice_turn():` around the work an update for another seat costs."""
-    async with turns_of_this_loop():
-        await _paced()
+    turns = _this_loops_turns()
+    async with turns.semaphore:
+        await _paced(turns)
         await moves_settled(below=settings.NOTICE_GATE_MOVES, longest=GATE_LONGEST_SECONDS)
         yield
 

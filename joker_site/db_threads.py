@@ -70,21 +70,34 @@ class _MovesInFlight:
     def __init__(self):
         self.count = 0
         self.begun = 0  # how many ever began
-        self.waiters = []  # (below, future): resolved once fewer than `below` are in flight
-        self.begin_waiters = []  # futures resolved when the next move begins
+        self.waiters = []  # (condition, future): resolved once condition() holds (`_until`)
 
     def began(self):
         self.count += 1
         self.begun += 1
-        for waiter in self.begin_waiters:  # each waiter takes itself off the list (move_began)
-            if not waiter.done():
-                waiter.set_result(None)
+        self._wake()
 
     def ended(self):
         self.count -= 1
-        for below, waiter in self.waiters:  # each waiter takes itself off the list (moves_settled)
-            if self.count < below and not waiter.done():
+        self._wake()
+
+    def _wake(self):
+        for condition, waiter in self.waiters:  # each waiter takes itself off the list (`_until`)
+            if not waiter.done() and condition():
                 waiter.set_result(None)
+
+    async def _until(self, condition, longest: float) -> None:
+        """Return once `condition()` holds, checked as moves begin and end, or after `longest` s."""
+        if condition():
+            return
+        waiter = asyncio.get_running_loop().create_future()
+        self.waiters.append((condition, waiter))
+        try:
+            await asyncio.wait_for(waiter, longest)
+        except TimeoutError:
+            pass
+        finally:
+            self.waiters = [entry for entry in self.waiters if entry[1] is not waiter]
 
 
 # One per event loop: a future belongs to the loop it is awaited on (the tests run each case
@@ -104,16 +117,7 @@ async def moves_settled(below: int, longest: float) -> None:
     """Return once fewer than `below` moves of this process are in flight, or after `longest`
     seconds (a move stuck behind a lock must not hold the caller for ever)."""
     moves = _moves_of_this_loop()
-    if moves.count < below:
-        return
-    waiter = asyncio.get_running_loop().create_future()
-    moves.waiters.append((below, waiter))
-    try:
-        await asyncio.wait_for(waiter, longest)
-    except TimeoutError:
-        pass
-    finally:
-        moves.waiters = [entry for entry in moves.waiters if entry[1] is not waiter]
+    await moves._until(lambda: moves.count < below, longest)
 
 
 def moves_begun() -> int:
@@ -125,16 +129,7 @@ async def move_began(after: int, longest: float) -> None:
     """Return once more than `after` moves of this process have begun (`moves_begun`), or
     after `longest` seconds."""
     moves = _moves_of_this_loop()
-    if moves.begun > after:
-        return
-    waiter = asyncio.get_running_loop().create_future()
-    moves.begin_waiters.append(waiter)
-    try:
-        await asyncio.wait_for(waiter, longest)
-    except TimeoutError:
-        pass
-    finally:
-        moves.begin_waiters = [entry for entry in moves.begin_waiters if entry is not waiter]
+    await moves._until(lambda: moves.begun > after, longest)
 
 
 def _on(executor, func):

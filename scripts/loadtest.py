@@ -274,7 +274,6 @@ class Measures:
 
     def __init__(self, window):
         self.window = window
-        self.tables = window.tables
         self.move_ms = []
         self.browser_move_ms = []
         self.notice_ms = []
@@ -302,7 +301,7 @@ class Measures:
         for name, value in vars(parts[0]).items():
             if isinstance(value, list):
                 setattr(total, name, [item for part in parts for item in getattr(part, name)])
-            elif isinstance(value, int) and name != "tables":
+            elif isinstance(value, int):
                 setattr(total, name, sum(getattr(part, name) for part in parts))
             else:
                 setattr(total, name, value)
@@ -498,7 +497,7 @@ async def match_slot(index, sockets, browsers, site, measures, deadline):
     rng = random.Random(index)
     pages = []
     first_match = True
-    await asyncio.sleep(START_SPREAD * index / max(measures.tables, 1))
+    await asyncio.sleep(START_SPREAD * index / max(measures.window.tables, 1))
     try:
         while time.monotonic() < deadline:
             creator = ProgramSeat(sockets[0], measures, rng, deadline, None)
@@ -675,10 +674,10 @@ def play(port, tokens, sessions, cookie_name, plan, taken):
 
     def bots(client):
         try:
-            results.put((client, asyncio.run(run_bots(port, tokens, sessions, cookie_name, plan, taken, client,
-                                                      window, barrier))))
+            results.put(asyncio.run(run_bots(port, tokens, sessions, cookie_name, plan, taken, client, window,
+                                             barrier)))
         except BaseException as error:
-            results.put((client, f"{type(error).__name__}: {error}"))
+            results.put(f"{type(error).__name__}: {error}")
 
     processes = [context.Process(target=bots, args=(client,)) for client in range(CLIENT_PROCESSES)]
     for process in processes:
@@ -686,8 +685,11 @@ def play(port, tokens, sessions, cookie_name, plan, taken):
     parts, failures = [], []
     try:
         while len(parts) < len(processes) and not failures:  # one failed: the run is over
-            _client, outcome = results.get(timeout=DURATION + 30 * 60)
-            (failures.append(outcome) if isinstance(outcome, str) else parts.append(outcome))
+            outcome = results.get(timeout=DURATION + 30 * 60)
+            if isinstance(outcome, str):
+                failures.append(outcome)
+            else:
+                parts.append(outcome)
     finally:
         for process in processes:
             process.join(timeout=10)
