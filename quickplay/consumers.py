@@ -32,17 +32,24 @@ async def keep_seen(player, following):
     while True:
         await asyncio.sleep(services.SEEN_EVERY_SECONDS)
         if following():
+            # A cancelled task stops waiting, but its thread still writes: `stop_keeping_seen`
+            # waits for the write (`task.writing`), so nothing says "still here" after the close.
+            writing = asyncio.current_task().writing = asyncio.ensure_future(in_thread(services.still_here)(player))
             try:
-                await in_thread(services.still_here)(player)
+                await asyncio.shield(writing)
             except Exception:  # the database away for a moment: the next beat tries again
                 log.exception("quick play: could not mark player %s as still here", player.pk)
 
 
 async def stop_keeping_seen(task):
+    """Stop `keep_seen`'s task, once any write it began has ended."""
     if task is not None:
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await task
+        writing = getattr(task, "writing", None)
+        if writing is not None:
+            await asyncio.wait([writing])
 
 
 class QuickPlayConsumer(MemberSocket, AsyncWebsocketConsumer):
