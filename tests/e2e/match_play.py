@@ -117,6 +117,21 @@ def hand_of(page) -> list[str]:
     return page.locator(f"{MATCH} .hand svg[data-card]").evaluate_all("faces => faces.map(f => f.dataset.card)")
 
 
+def centre_of(page, selector) -> tuple[float, float]:
+    """Where the first element matching `selector` stands, for a pointer to go down on it.
+    Found and measured in one turn of the page's script: an update may replace the whole
+    table at any moment (a socket's first draw, a presence change), and Playwright's own
+    locator-then-measure could find the button, lose it to the swap and measure nothing."""
+    centre = page.evaluate("""(selector) => {
+      const element = document.querySelector(selector);
+      if (!element) return null;
+      const box = element.getBoundingClientRect();
+      return box.width && box.height ? [box.x + box.width / 2, box.y + box.height / 2] : null;
+    }""", selector)
+    assert centre is not None, f"nothing laid out on the page matches {selector!r}"
+    return centre[0], centre[1]
+
+
 def position_as_seen(page) -> dict:
     """What a person sees of the position: enough to tell whether two views are the same.
 

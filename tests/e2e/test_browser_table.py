@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 
 from e2e.deals import deal_seed, joker_lead_seed
 from e2e.layout import assert_nothing_cut_off
-from e2e.match_play import MATCH, expect_newer_than, expect_table_at_rest, phase_of, version_of
+from e2e.match_play import MATCH, centre_of, expect_newer_than, expect_table_at_rest, phase_of, version_of
 from e2e.tables import match_of, seat_members
 
 CLOCK_SECONDS = 120
@@ -394,9 +394,7 @@ def test_a_tap_cut_in_two_by_a_redraw_of_the_same_position_still_makes_the_move(
     expect(page.locator(f"{MATCH}.my-turn")).to_be_visible()  # bidding, as the dealer
     expect_table_at_rest(page)
     version = version_of(page)
-    bid = page.locator(f"{MATCH} button.bid-choice[ws-send]").first
-    box = bid.bounding_box()
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.move(*centre_of(page, f"{MATCH} button.bid-choice[ws-send]"))
     page.mouse.down()
     page.evaluate("document.querySelector('#match').setAttribute('data-drawn-before-the-tap', '')")
     second_tab = page.context.new_page()
