@@ -117,19 +117,23 @@ def hand_of(page) -> list[str]:
     return page.locator(f"{MATCH} .hand svg[data-card]").evaluate_all("faces => faces.map(f => f.dataset.card)")
 
 
+def boxes_of(page, selector) -> list[dict]:
+    """The boxes ({x, y, width, height}) of the elements matching `selector`, in the page's
+    order (one not laid out, say hidden, is all zeros)."""
+    # Found and measured in one turn of the page's script: an update
+    # may replace the whole table at any moment (a socket's first draw, a presence change), and
+    # Playwright's own locator-then-measure could find an element, lose it to the swap and
+    # measure nothing.
+    return page.evaluate("""(selector) => Array.from(document.querySelectorAll(selector))
+      .map((element) => element.getBoundingClientRect())
+      .map((box) => ({x: box.x, y: box.y, width: box.width, height: box.height}))""", selector)
+
+
 def centre_of(page, selector) -> tuple[float, float]:
-    """Where the first element matching `selector` stands, for a pointer to go down on it.
-    Found and measured in one turn of the page's script: an update may replace the whole
-    table at any moment (a socket's first draw, a presence change), and Playwright's own
-    locator-then-measure could find the button, lose it to the swap and measure nothing."""
-    centre = page.evaluate("""(selector) => {
-      const element = document.querySelector(selector);
-      if (!element) return null;
-      const box = element.getBoundingClientRect();
-      return box.width && box.height ? [box.x + box.width / 2, box.y + box.height / 2] : null;
-    }""", selector)
-    assert centre is not None, f"nothing laid out on the page matches {selector!r}"
-    return centre[0], centre[1]
+    """Where the first laid-out element matching `selector` stands, for a pointer to go down on."""
+    boxes = [box for box in boxes_of(page, selector) if box["width"] and box["height"]]
+    assert boxes, f"nothing laid out on the page matches {selector!r}"
+    return boxes[0]["x"] + boxes[0]["width"] / 2, boxes[0]["y"] + boxes[0]["height"] / 2
 
 
 def position_as_seen(page) -> dict:

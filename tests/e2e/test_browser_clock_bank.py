@@ -12,7 +12,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from e2e.layout import assert_nothing_cut_off
-from e2e.match_play import MATCH, expect_newer_than, expect_table_at_rest, version_of
+from e2e.match_play import MATCH, boxes_of, expect_newer_than, expect_table_at_rest, version_of
 from e2e.tables import _player, match_of, seat_members
 
 pytestmark = pytest.mark.e2e
@@ -90,9 +90,10 @@ def test_the_bank_beside_the_clock_and_the_rating_beside_each_name(new_member, s
             assert 0 < first <= BANK - 15, first
             page.wait_for_timeout(1300)
             assert _shown_seconds(bank) < first, "the bank does not run down on the page"
-            for badge in page.locator(f"{MATCH} .player .rating-badge, {MATCH} .player .bank").all():
-                box = badge.bounding_box()
-                assert box and box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"] + 0.5, box
+            badges = boxes_of(page, f"{MATCH} .player .rating-badge, {MATCH} .player .bank")
+            assert badges
+            for box in badges:
+                assert box["width"] and box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"] + 0.5, box
             assert_nothing_cut_off(page, allow=SCROLLS_BY_ITSELF)
             snap(page, f"bank-and-ratings-{language}-{size}")
 
