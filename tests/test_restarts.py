@@ -135,6 +135,18 @@ class Program:
             return
         raise AssertionError("could not reach any web process")
 
+    async def _come_back(self) -> bool:
+        """After a lost connection: reconnect to the other web process (False: this program
+        does not come back)."""
+        if not self.comes_back:
+            return False
+        if self.stays_away is not None:
+            await self.stays_away()
+        self.home = 1 - self.home
+        await self._connect()
+        self.reconnected_to.append(self.home)
+        return True
+
     async def play(self, rng):
         await self._connect()
         acted = set()  # versions acted on over this connection
@@ -142,13 +154,8 @@ class Program:
             try:
                 frame = json.loads(await asyncio.wait_for(self.socket.recv(), 90))
             except websockets.ConnectionClosed:
-                if not self.comes_back:
+                if not await self._come_back():
                     return
-                if self.stays_away is not None:
-                    await self.stays_away()
-                self.home = 1 - self.home
-                await self._connect()
-                self.reconnected_to.append(self.home)
                 acted = set()
                 continue
             if frame["type"] != "state":
@@ -163,8 +170,13 @@ class Program:
                 acted.add(version)
                 action = self.sent.get(version) or {k: v for k, v in rng.choice(legal).items() if k != "seat"}
                 self.sent[version] = action
-                await self.socket.send(json.dumps(
-                    {"type": "act", "match": frame["match"], "version": version, "action": action}))
+                try:
+                    await self.socket.send(json.dumps(
+                        {"type": "act", "match": frame["match"], "version": version, "action": action}))
+                except websockets.ConnectionClosed:  # the process died between the position and the act
+                    if not await self._come_back():
+                        return
+                    acted = set()  # the resync brings the position again, and the same act goes out
 
 
 @sync_to_async
