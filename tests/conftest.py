@@ -102,11 +102,18 @@ def _forget_presence_holds():
 @pytest.fixture(autouse=True)
 def _close_socket_thread_connections():
     """The sockets' pool threads keep database connections (joker_site/db_threads.py); close
-    them before pytest-django flushes or drops the test database. The process's reads of
-    tables go too: the next test's tables may reuse their ids."""
+    them before pytest-django flushes or drops the test database. So does the one thread on
+    which an async test's own `sync_to_async` calls run: its connection, left open, kept
+    pytest-django from dropping the test database at the end of the run ("is being accessed
+    by other users"). The process's reads of tables go too: the next test's tables may reuse
+    their ids."""
     yield
+    from asgiref.sync import SyncToAsync
+    from django.db import connections
+
     from games.table_reads import forget_table_reads
     from joker_site.db_threads import close_thread_connections
 
     close_thread_connections()
+    SyncToAsync.single_thread_executor.submit(connections.close_all).result()
     forget_table_reads()
