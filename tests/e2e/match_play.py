@@ -119,11 +119,11 @@ def hand_of(page) -> list[str]:
 
 def boxes_of(page, selector) -> list[dict]:
     """The boxes ({x, y, width, height}) of the elements matching `selector`, in the page's
-    order (one not laid out, say hidden, is all zeros)."""
-    # Found and measured in one turn of the page's script: an update
-    # may replace the whole table at any moment (a socket's first draw, a presence change), and
-    # Playwright's own locator-then-measure could find an element, lose it to the swap and
-    # measure nothing.
+    order (one not laid out, say hidden, is all zeros).
+
+    Found and measured in one turn of the page's script: an update may replace the whole
+    table at any moment (a socket's first draw, a presence change), and Playwright's own
+    locator-then-measure could find an element, lose it to the swap and measure nothing."""
     return page.evaluate("""(selector) => Array.from(document.querySelectorAll(selector))
       .map((element) => element.getBoundingClientRect())
       .map((box) => ({x: box.x, y: box.y, width: box.width, height: box.height}))""", selector)
