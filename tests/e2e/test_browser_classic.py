@@ -147,5 +147,5 @@ def test_on_a_laptop_the_whole_score_sheet_and_the_deal_summary_are_in_view(new_
     widths = sheet_box.evaluate("(box) => [box.scrollWidth, box.clientWidth]")
     assert widths[0] <= widths[1] + 1, f"the sheet scrolls sideways: {widths[0]}px in {widths[1]}px"
     last_column = boxes_of(page, f"{MATCH} .sheet tfoot td")[-1]
-    assert last_column["x"] + last_column["width"] <= 1366
+    assert last_column["width"] and last_column["x"] + last_column["width"] <= 1366, last_column
     snap(page, f"laptop-{language}-deal-summary-and-whole-sheet")
