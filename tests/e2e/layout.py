@@ -58,7 +58,15 @@ _FIND_CUT_OFF = """
 
 
 def find_cut_off(page, allow=()):
-    """Descriptions of everything cut off on the page as it is laid out now."""
+    """Descriptions of everything cut off on the page once its stylesheets and fonts are in.
+
+    A page reached by a click can already show its heading while a stylesheet is still on
+    its way: laid out without rules.css, an example sheet pushes the page 10 px wider than
+    the phone (a CI failure). A person never sees that layout (the browser does not paint
+    before the stylesheets arrive), so it is not what the check is about.
+    """
+    page.wait_for_load_state("load")
+    page.evaluate("() => document.fonts.ready.then(() => null)")
     return page.evaluate(_FIND_CUT_OFF, list(allow))
 
 
