@@ -2,6 +2,10 @@
 test's settings reach the server, and the checks that fail scenarios do catch
 what they are meant to catch."""
 
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
 import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -90,6 +94,53 @@ def test_cut_off_check_catches_sideways_scrolling_and_clipped_content(new_person
     assert "the page scrolls sideways" in found
     assert "div#too-wide" in found
     assert "p#clipped" in found and "hides part of its content" in found
+
+
+class _PageWithASlowStylesheet(BaseHTTPRequestHandler):
+    """A page 500 px wide until its stylesheet, which takes a second to come, narrows it."""
+
+    PAGE = (
+        b'<!doctype html><html><head><meta name="viewport" content="width=device-width">'
+        b"<style>#wide { width: 500px }</style>"
+        b'<link rel="stylesheet" href="/slow.css"></head>'
+        b'<body><div id="wide">wide until its stylesheet comes</div></body></html>'
+    )
+
+    def do_GET(self):
+        if self.path == "/slow.css":
+            time.sleep(1)
+            self._answer(b"#wide { width: auto }", "text/css")
+        elif self.path == "/":
+            self._answer(self.PAGE, "text/html")
+        else:
+            self._answer(b"", "text/plain")
+
+    def _answer(self, body, kind):
+        self.send_response(200)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+def test_cut_off_check_measures_a_page_once_its_stylesheets_have_come(new_person):
+    # A page reached by a click can show its content while a stylesheet is on its way
+    # (a CI run measured the Japanese rules page without rules.css). A person never sees
+    # that layout, since the browser does not paint before the stylesheet comes.
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _PageWithASlowStylesheet)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        phone = new_person("phone", **PHONE)
+        phone.goto(f"http://127.0.0.1:{server.server_port}/", wait_until="commit")
+        phone.wait_for_selector("#wide", state="attached")
+        assert find_cut_off(phone) == []
+        assert phone.evaluate("document.readyState") == "complete"
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 def test_a_request_the_old_page_made_while_the_next_page_loaded_is_no_problem(page, browser_problems):
