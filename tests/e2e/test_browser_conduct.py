@@ -96,7 +96,7 @@ def test_reliability_on_the_profile_and_a_paused_player_told_until_when(new_memb
             if size == "phone":
                 page.goto(f"/{language}/accounts/profile/")
                 _fits_a_phone(page, "section.reliability")
-                assert_nothing_cut_off(page, allow=[".match-history"])
+                assert_nothing_cut_off(page)
 
     # A casual table is still open to a paused player.
     page.goto("/ka/tables/new/?variant=japanese")
