@@ -64,7 +64,7 @@ def test_the_rating_in_the_lobby_on_the_profile_and_on_the_leaderboard(new_membe
                 for path in ("lobby/", "leaderboard/japanese/"):
                     page.goto(f"/{language}/{path}")
                     assert_nothing_cut_off(page)
-                # On a phone each recent match is a card of its own: nothing scrolls sideways.
+                # On a phone each recent match is a block of its own: nothing scrolls sideways.
                 page.goto(f"/{language}/players/tamar/")
                 ratings = page.locator("section.ratings").bounding_box()
                 assert ratings["x"] >= 0 and ratings["x"] + ratings["width"] <= SIZES["phone"]["width"], ratings

@@ -80,7 +80,7 @@ def test_classic_sheet_summary_and_sideways_scroll_on_a_phone(new_person, snap, 
     assert_nothing_cut_off(page, allow=SCROLLS_BY_ITSELF)
     widths = sheet.evaluate("box => [box.scrollWidth, box.clientWidth]")
     assert widths[0] > widths[1], widths  # four players' columns do not fit 360 px: the sheet scrolls
-    before, after = sheet.evaluate(SCROLL_THE_SHEET_TO_ITS_END)
+    before, after = sheet.evaluate(SCROLL_THE_SHEET_TO_ITS_END)  # the deal column stays put
     assert after["deal"] == before["deal"] and after["lastPlayer"] < before["lastPlayer"], (before, after)
     assert page.evaluate("document.documentElement.scrollWidth") <= 360  # the page does not scroll sideways
     snap(page, "sheet-scrolled-sideways")
