@@ -69,6 +69,10 @@ def test_the_rating_in_the_lobby_on_the_profile_and_on_the_leaderboard(new_membe
                 ratings = page.locator("section.ratings").bounding_box()
                 assert ratings["x"] >= 0 and ratings["x"] + ratings["width"] <= SIZES["phone"]["width"], ratings
                 assert_nothing_cut_off(page)
+                page.goto(f"/{language}/players/tamar/matches/")  # all of them, a page at a time
+                expect(page.locator(".match-history tbody tr").first).to_be_visible()
+                assert_nothing_cut_off(page)
+                snap(page, f"all-matches-{language}-{size}")
 
     # The friends filter: levan has no friends yet, so only levan is listed.
     page.goto("/en/leaderboard/japanese/?friends=1")
