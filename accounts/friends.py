@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
+from django.dispatch import Signal
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -95,6 +96,12 @@ def _other_id(other):
     return other_id
 
 
+# What the apps above accounts hear of friendships (notices: the header's notices, who is online),
+# connected in their AppConfig.ready(); sent inside the change's transaction.
+request_sent = Signal()  # sender_id, target_id, friendship_id
+request_settled = Signal()  # friendship (answered, withdrawn or declined; still in the database), accepted
+
+
 def send_friend_request(sender, target):
     """Ask `target` to be friends. Returns an Outcome; raises FriendshipRefused.
 
@@ -118,9 +125,8 @@ def send_friend_request(sender, target):
         if row is None:
             low, high = _pair(sender_id, target_user.pk)
             row = Friendship.objects.create(user_low_id=low, user_high_id=high, requested_by_id=sender_id)
-            from notices.notify import friend_request_sent
-
-            friend_request_sent(sender_id, target_user.pk, row.pk)  # a notice in their header
+            request_sent.send(sender=Friendship, sender_id=sender_id, target_id=target_user.pk,
+                              friendship_id=row.pk)  # a notice in their header (notices/receivers.py)
             return Outcome("sent", _("Friend request sent to %(name)s.") % {"name": name})
         if row.status == Friendship.ACCEPTED:
             return Outcome("already_friends", _("You and %(name)s are already friends.") % {"name": name})
@@ -134,19 +140,13 @@ def _accept(row):
     row.status = Friendship.ACCEPTED
     row.accepted_at = timezone.now()
     row.save(update_fields=["status", "accepted_at"])
-    from notices.notify import friend_request_settled
-    from notices.presence import tell_friends
-
-    friend_request_settled(row.pk)  # its notice has done its work
-    # Each now sees whether the other is online.
-    transaction.on_commit(lambda: (tell_friends(row.user_low_id), tell_friends(row.user_high_id)))
+    # Its notice has done its work, and each now sees whether the other is online (notices/receivers.py).
+    request_settled.send(sender=Friendship, friendship=row, accepted=True)
 
 
 def _settle_and_delete(row):
     """A request declined or withdrawn: its notice goes from the header, then the request."""
-    from notices.notify import friend_request_settled
-
-    friend_request_settled(row.pk)
+    request_settled.send(sender=Friendship, friendship=row, accepted=False)
     row.delete()
 
 

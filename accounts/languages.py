@@ -1,6 +1,6 @@
 """Moving between the /ka/, /ru/ and /en/ versions of a page."""
 
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 from django.conf import settings
 from django.urls import translate_url
@@ -62,3 +62,54 @@ class ModelLabelsAsWritten:
         for name, field in self.fields.items():
             if name not in given and name in {f.name for f in model_meta.get_fields()}:
                 field.label = capfirst_for_script(model_meta.get_field(name).verbose_name)
+
+
+# --- A websocket's language --------------------------------------------------------------------
+
+_LANGUAGES = tuple(code for code, _name in settings.LANGUAGES)
+PROGRAM_DEFAULT_LANGUAGE = "en"  # programs read English best; a person's client asks for ka or ru
+
+
+def in_language(function, language):
+    """`function` run with `language` active (refusals and fragments are read by people)."""
+
+    def wrapped(*args):
+        with translation.override(language):
+            return function(*args)
+
+    return wrapped
+
+
+def header_of(scope, name: bytes):
+    """A websocket handshake's header (the first of that name), or None."""
+    for key, value in scope.get("headers", []):
+        if key == name:
+            return value.decode("latin-1")
+    return None
+
+
+def page_socket_language(scope) -> str:
+    """The page's language: the page puts it in the socket's address (`?lang=en`), since
+    browsers send no Referer with a websocket handshake; then the Referer's URL prefix,
+    the language cookie, Georgian."""
+    asked = parse_qs(scope.get("query_string", b"").decode(errors="ignore")).get("lang", [""])[0]
+    if asked in _LANGUAGES:
+        return asked
+    for name, value in scope.get("headers", []):
+        if name == b"referer":
+            parts = value.decode(errors="ignore").split("/")
+            if len(parts) > 3 and parts[3] in _LANGUAGES:
+                return parts[3]
+    for name, value in scope.get("headers", []):
+        if name == b"cookie" and b"django_language=" in value:
+            return value.decode(errors="ignore").split("django_language=")[1].split(";")[0][:2]
+    return "ka"
+
+
+def program_socket_language(scope) -> str:
+    """A program's language: its Accept-Language, else English."""
+    for part in (header_of(scope, b"accept-language") or "").split(","):
+        code = part.split(";")[0].strip()[:2].lower()
+        if code in _LANGUAGES:
+            return code
+    return PROGRAM_DEFAULT_LANGUAGE

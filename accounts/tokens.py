@@ -11,8 +11,7 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from moderation.bans import is_banned
-
+from . import access
 from .models import AccessToken
 
 TOKEN_PREFIX = "jkr_"
@@ -45,7 +44,7 @@ def access_token_for(raw_token):
     if not raw_token or not isinstance(raw_token, str) or not raw_token.startswith(TOKEN_PREFIX):
         return None
     token = AccessToken.objects.select_related("user").filter(token_hash=hash_token(raw_token.strip())).first()
-    if token is None or not token.user.is_active or is_banned(token.user):
+    if token is None or not token.user.is_active or access.member_play_refusal(token.user) is not None:
         return None
     now = timezone.now()
     if token.last_used_at is None or now - token.last_used_at >= LAST_USED_RESOLUTION:

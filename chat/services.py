@@ -21,8 +21,8 @@ from django.utils.translation import gettext as _
 
 from accounts.models import Player
 from games.models import Match, Table
-from games.services.broadcast import group_send
 from games.services.matches import held_seat
+from joker_site.events import group_send
 from joker_site.refusals import Refusal
 
 from . import wordfilter

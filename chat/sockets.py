@@ -14,6 +14,7 @@ from django.utils import translation
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
+from accounts.languages import in_language
 from joker_site.db_threads import in_thread
 from joker_site.refusals import Refusal
 
@@ -22,14 +23,6 @@ from .models import Room
 from .phrases import phrase_text
 
 BROWSER_FRAMES = ("chat", "chat_report")
-
-
-def _in_language(function, language):
-    def wrapped(*args):
-        with translation.override(language):
-            return function(*args)
-
-    return wrapped
 
 
 def _message_id(value):
@@ -106,7 +99,7 @@ class ChatSocket:
         data = frame["data"]
         try:
             if frame["type"] == "chat":
-                message = await in_thread(_in_language(services.post, self.language))(
+                message = await in_thread(in_language(services.post, self.language))(
                     self.table_id, self.player, data.get("phrase"), data.get("text"), self.channel_name)
                 await self._follow_room(message.room)
                 html = render_message(services.message_event(message), self.player, self.language)
@@ -115,7 +108,7 @@ class ChatSocket:
                 await self.send(text_data=chat_frame("add", html, language=self.language, note=note,
                                                      mine="1"))
             else:
-                report = await in_thread(_in_language(services.report, self.language))(
+                report = await in_thread(in_language(services.report, self.language))(
                     _message_id(data.get("message")), self.player)
                 with translation.override(self.language):
                     note = _("Thank you: the moderators will read this message.")
@@ -162,7 +155,7 @@ class ProtocolChat:
             raise services.ChatRefusal("not_at_table", _("Join or watch the table first (join_table or resync)."))
 
     async def on_chat(self, message):
-        from games.protocol import _reply
+        from games.frames import reply_to as _reply
 
         self._open_table(message["table"])
         said = await in_thread(services.post)(message["table"], self.player, message.get("phrase"),
@@ -172,13 +165,13 @@ class ProtocolChat:
                                               "message": services.as_reader_sees(services.message_event(said))}))
 
     async def on_chat_report(self, message):
-        from games.protocol import _reply
+        from games.frames import reply_to as _reply
 
         report = await in_thread(services.report)(message["message"], self.player)
         await self.send_json(_reply(message, {"type": "chat_reported", "message": report.message_id}))
 
     async def on_chat_history(self, message):
-        from games.protocol import _reply
+        from games.frames import reply_to as _reply
 
         self._open_table(message["table"])
         room, said = await in_thread(services.history)(message["table"], self.player)

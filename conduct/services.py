@@ -24,6 +24,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext, ngettext
 
+from accounts import access
 from accounts.models import Player
 from games.models import Seat
 from joker_site.refusals import Refusal
@@ -111,9 +112,7 @@ def walked_out(match, seat, reason: str, now=None) -> WalkOut | None:
 
 
 def _banned(player) -> bool:
-    from moderation.bans import is_banned
-
-    return player.user_id is not None and is_banned(player.user)
+    return access.play_refusal(player) is not None  # a ban (moderation's check, accounts/access.py)
 
 
 def _counted_since(player, since) -> int:
@@ -127,6 +126,15 @@ def active_pause(player, now=None) -> Pause | None:
     if player is None or player.pk is None or player.is_guest:
         return None
     return Pause.objects.active(now).filter(player=player).order_by("-ends_at").first()
+
+
+def pause_refusal(player, now=None) -> Paused | None:
+    """accounts/access.py's RATED_PLAY check: `Paused` when `player` may not play rated or quick play now."""
+    try:
+        refuse_if_paused(player, now)
+    except Paused as paused:
+        return paused
+    return None
 
 
 def refuse_if_paused(player, now=None) -> None:

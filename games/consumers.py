@@ -8,15 +8,14 @@ sends forms as JSON. A consumer never forwards state it was given: on every
 import asyncio
 import logging
 import time
-from urllib.parse import parse_qs
 
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from accounts.sockets import CLOSE_CREDENTIALS_GONE, user_group
+from accounts.languages import in_language, page_socket_language
+from accounts.sockets import MemberSocket
 from chat.sockets import BROWSER_FRAMES as CHAT_FRAMES
 from chat.sockets import ChatSocket
 from joker_site.db_threads import in_thread, move_in_thread
@@ -39,54 +38,7 @@ from .table_reads import (
 log = logging.getLogger(__name__)
 
 
-LANGUAGES = tuple(code for code, _name in settings.LANGUAGES)
 LOBBY_REFETCH_SECONDS = 1.0  # a lobby page refetches its lists at most this often
-
-
-def _language_of(scope):
-    """The page's language: the page puts it in the socket's address (`?lang=en`), since
-    browsers send no Referer with a websocket handshake; then the Referer's URL prefix,
-    the language cookie, Georgian."""
-    asked = parse_qs(scope.get("query_string", b"").decode(errors="ignore")).get("lang", [""])[0]
-    if asked in LANGUAGES:
-        return asked
-    for name, value in scope.get("headers", []):
-        if name == b"referer":
-            parts = value.decode(errors="ignore").split("/")
-            if len(parts) > 3 and parts[3] in LANGUAGES:
-                return parts[3]
-    for name, value in scope.get("headers", []):
-        if name == b"cookie" and b"django_language=" in value:
-            return value.decode(errors="ignore").split("django_language=")[1].split(";")[0][:2]
-    return "ka"
-
-
-class MemberSocket:
-    """What every page's socket does for its member: join the member's group, so that a ban
-    closes it at once (accounts/sockets.py). Guests and visitors have no group."""
-
-    async def follow_member(self, player):
-        self.member_group = user_group(player.user_id) if player is not None and player.user_id else None
-        if self.member_group:
-            await self.channel_layer.group_add(self.member_group, self.channel_name)
-
-    async def forget_member(self):
-        if getattr(self, "member_group", None):
-            await self.channel_layer.group_discard(self.member_group, self.channel_name)
-
-    async def credentials_revoked(self, event):
-        """The member was banned: say why (on a table page), then close (4401)."""
-        from moderation.bans import refusal_for_player
-
-        sentence = await in_thread(_in_language(refusal_for_player, self.language))(self.player)
-        if sentence is None:
-            return  # the ban was lifted meanwhile
-        self.closing = True
-        await self.say_closing(sentence)
-        await self.close(code=CLOSE_CREDENTIALS_GONE)
-
-    async def say_closing(self, sentence):
-        """Tell the page why its socket closes (the lobby's page has nowhere to show it)."""
 
 
 class LobbyConsumer(DispatchWithoutHop, MemberSocket, AsyncWebsocketConsumer):
@@ -95,7 +47,7 @@ class LobbyConsumer(DispatchWithoutHop, MemberSocket, AsyncWebsocketConsumer):
     async def connect(self):
         from accounts.players import player_for_scope
 
-        self.language = _language_of(self.scope)
+        self.language = page_socket_language(self.scope)
         self.player = await player_for_scope(self.scope)
         await self.follow_member(self.player)
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
@@ -148,10 +100,10 @@ class TableConsumer(DispatchWithoutHop, ChatSocket, MemberSocket, AsyncWebsocket
         self.closing = False
         self.later_updates = LaterUpdates()
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
-        self.language = _language_of(self.scope)
+        self.language = page_socket_language(self.scope)
         self.player = await player_for_scope(self.scope)
         self.group = table_group(self.table_id)
-        refusal = await in_thread(_in_language(_watch_refusal, self.language))(self.table_id, self.player)
+        refusal = await in_thread(in_language(_watch_refusal, self.language))(self.table_id, self.player)
         if refusal is False:
             await self.close(code=4404)  # no such table
             return
@@ -226,7 +178,7 @@ class TableConsumer(DispatchWithoutHop, ChatSocket, MemberSocket, AsyncWebsocket
             return
         handler = resign_for_player if frame["type"] == "resign" else act_for_player
         self.own_move_next = False
-        outcome = await move_in_thread(_in_language(handler, self.language))(self.table_id, self.player, frame)
+        outcome = await move_in_thread(in_language(handler, self.language))(self.table_id, self.player, frame)
         self.own_move_next = outcome is None  # its notice is the next this tab handles: it skips the turns
         if outcome is not None:
             await self.send_error(outcome)
@@ -282,16 +234,6 @@ class TableConsumer(DispatchWithoutHop, ChatSocket, MemberSocket, AsyncWebsocket
 
     async def say_closing(self, sentence):
         await self.send_error(sentence)
-
-
-def _in_language(function, language):
-    """Run `function` with the page's language active (refusals are read by people)."""
-
-    def wrapped(*args):
-        with translation.override(language):
-            return function(*args)
-
-    return wrapped
 
 
 class FrameError(Refusal):

@@ -22,6 +22,13 @@ MAX_FRAME_CHARS = 4096  # the largest honest message (create_table with a passwo
 MAX_DEPTH = 16  # the deepest honest message, an act (message → action), is 2 deep
 
 
+def reply_to(message, data: dict) -> dict:
+    """A direct answer carries the `id` the client gave its message, if any."""
+    if message is not None and "id" in message:
+        data["id"] = message["id"]
+    return data
+
+
 class UnreadableFrame(ValueError):
     """The frame is not one JSON object this site can read."""
 

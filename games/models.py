@@ -237,3 +237,19 @@ class MatchAction(models.Model):
 
     def __str__(self):
         return f"{self.match_id} v{self.version}"
+
+    @staticmethod
+    def dealt(match_id: int, index: int) -> dict | None:
+        """Deal `index` of a match's record as it was dealt (its first actions at most): what a
+        check of its commitment needs, read from the one log row that holds it."""
+        from django.db import connection
+
+        rows = MatchAction.objects.filter(match_id=match_id)
+        if connection.vendor == "postgresql":  # the row itself, by jsonb containment
+            rows = rows.filter(entries__contains=[{"index": index}])
+        for entries in rows.order_by("version").values_list("entries", flat=True):
+            for entry in entries:
+                if entry.get("index") == index and "deal" in entry:
+                    return entry["deal"]
+        return None
+

@@ -22,6 +22,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from accounts.languages import header_of, program_socket_language
 from accounts.sockets import CLOSE_CREDENTIALS_GONE, token_group, user_group
 from chat.sockets import ProtocolChat
 from joker_site.db_threads import in_thread, move_in_thread
@@ -30,6 +31,7 @@ from quickplay.protocol import QuickPlayProtocol
 
 from .consumer_dispatch import DispatchWithoutHop
 from .frames import NotAnObject, UnreadableFrame, read_json_object
+from .frames import reply_to as _reply
 from .notice_turns import LaterUpdates
 from .services import presence, spectators
 from .services.broadcast import table_group
@@ -48,23 +50,7 @@ log = logging.getLogger(__name__)
 
 PROTOCOL_VERSION = 1
 LANGUAGES = tuple(code for code, _name in settings.LANGUAGES)
-DEFAULT_LANGUAGE = "en"  # programs read English best; a person's client asks for ka or ru
 CLOSE_UNAUTHENTICATED = CLOSE_CREDENTIALS_GONE  # at the handshake, or later when the token or account goes
-
-
-def _header(scope, name: bytes):
-    for key, value in scope.get("headers", []):
-        if key == name:
-            return value.decode("latin-1")
-    return None
-
-
-def _language_of(scope) -> str:
-    for part in (_header(scope, b"accept-language") or "").split(","):
-        code = part.split(";")[0].strip()[:2].lower()
-        if code in LANGUAGES:
-            return code
-    return DEFAULT_LANGUAGE
 
 
 class TokenOrSameOrigin:
@@ -83,7 +69,7 @@ class TokenOrSameOrigin:
         self.same_origin_only = AllowedHostsOriginValidator(application)
 
     async def __call__(self, scope, receive, send):
-        if _header(scope, b"authorization") is not None:
+        if header_of(scope, b"authorization") is not None:
             return await self.application(scope, receive, send)
         return await self.same_origin_only(scope, receive, send)
 
@@ -102,14 +88,14 @@ class PlayConsumer(DispatchWithoutHop, QuickPlayProtocol, ProtocolChat, AsyncWeb
 
     async def connect(self):
         self.later_updates = LaterUpdates()
-        self.language = _language_of(self.scope)
+        self.language = program_socket_language(self.scope)
         self.player = None
         self.tables = {}  # table id -> the last version sent (None before the match), for subscribed tables
         self.presence_seats = {}  # table id -> seat id counted as connected by this socket
         self.spectator_rows = {}  # table id -> Spectator row of this socket, at tables it follows without a seat
         self.credential_groups = []  # the token's and the member's groups (accounts/sockets.py)
         await self.accept()
-        authorization = _header(self.scope, b"authorization")
+        authorization = header_of(self.scope, b"authorization")
         if authorization is not None:
             player, token_id = await in_thread(_credentials_for_authorization)(authorization)
             if player is None or not await self._follow_credentials(player, token_id):
@@ -383,13 +369,6 @@ def _encodable(value) -> bool:
     return True
 
 
-def _reply(message, data):
-    """A direct answer carries the `id` the client gave its message, if any."""
-    if message is not None and "id" in message:
-        data["id"] = message["id"]
-    return data
-
-
 # What each message may carry besides `type` and `id` (any JSON value): field -> (kind, required).
 # An optional field may be absent or null; fields not listed are ignored. create_table's
 # variant and options are checked against the table form (`invalid_option`).
@@ -468,20 +447,21 @@ def _credentials_for_authorization(header):
 
 def _credentials_hold(player, token_id) -> bool:
     """The token (if any) still exists and the member is not banned."""
+    from accounts.access import play_refusal
     from accounts.models import AccessToken
-    from moderation.bans import refusal_for_player
 
     if token_id is not None and not AccessToken.objects.filter(pk=token_id).exists():
         return False
-    return refusal_for_player(player) is None
+    return play_refusal(player) is None
 
 
 def _ban_sentence(player, language):
     """What a banned member's program is told as its socket closes; None once the ban is lifted."""
-    from moderation.bans import refusal_for_player
+    from accounts.access import play_refusal
 
     with translation.override(language):
-        return refusal_for_player(player)
+        refusal = play_refusal(player)
+        return refusal.message if refusal is not None else None
 
 
 def _welcome(player, language) -> dict:

@@ -1,12 +1,15 @@
 """Who is banned, and the sentence a banned person is shown.
 
-The games and accounts code ask here before letting someone sit at a table,
-log in or use an access token; nothing here imports them back.
+A ban refuses every seat, socket and access token: `ban_refusal` is registered
+with accounts/access.py (ModerationConfig.ready), which the games and accounts
+code ask; they never import this module.
 """
 
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext
+
+from joker_site.refusals import Refusal
 
 from .models import Ban
 
@@ -44,3 +47,9 @@ def refusal_for_player(player):
         return None
     ban = active_ban(player.user)
     return refusal_message(ban) if ban else None
+
+
+def ban_refusal(user) -> Refusal | None:
+    """accounts/access.py's PLAY check: the refusal of a banned member, or None."""
+    ban = active_ban(user)
+    return Refusal("banned", refusal_message(ban)) if ban else None

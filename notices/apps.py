@@ -5,3 +5,8 @@ from django.utils.translation import gettext_lazy as _
 class NoticesConfig(AppConfig):
     name = "notices"
     verbose_name = _("Notices and invitations")
+
+    def ready(self):
+        from . import receivers
+
+        receivers.connect()  # "your match started" (games/events.py)

@@ -13,7 +13,8 @@ from urllib.parse import parse_qs
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from games.consumers import MemberSocket, _language_of
+from accounts.languages import page_socket_language
+from accounts.sockets import MemberSocket
 from joker_site.db_threads import in_thread
 
 from . import presence
@@ -27,7 +28,7 @@ class NoticesConsumer(MemberSocket, AsyncWebsocketConsumer):
     async def connect(self):
         from accounts.players import player_for_scope
 
-        self.language = _language_of(self.scope)
+        self.language = page_socket_language(self.scope)
         self.player = await player_for_scope(self.scope)
         if self.player is None or not self.player.is_member:
             await self.close(code=CLOSE_NOT_A_MEMBER)

@@ -29,7 +29,7 @@ def _make(user_id: int, kind: str, key: str, **about) -> Notice | None:
 
 def tell_reader(user_id: int) -> None:
     """Tell this member's open pages to show their notices again."""
-    from games.services.broadcast import group_send
+    from joker_site.events import group_send
 
     group_send(friends_group(user_id), {"type": "notices.changed"})
 

@@ -110,7 +110,7 @@ def online_ids(user_ids) -> set[int]:
 def tell_friends(user_id: int) -> None:
     """Tell the pages of this member's friends that the member came or went."""
     from accounts.friends import friend_ids
-    from games.services.broadcast import group_send
+    from joker_site.events import group_send
 
     for friend in sorted(friend_ids(user_id)):
         group_send(friends_group(friend), {"type": "friends.changed"})

@@ -16,7 +16,8 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 
-from games.consumers import MemberSocket, _language_of
+from accounts.languages import page_socket_language
+from accounts.sockets import MemberSocket
 from joker_site.db_threads import in_thread
 
 from . import services
@@ -56,7 +57,7 @@ class QuickPlayConsumer(MemberSocket, AsyncWebsocketConsumer):
     async def connect(self):
         from accounts.players import player_for_scope
 
-        self.language = _language_of(self.scope)
+        self.language = page_socket_language(self.scope)
         self.player = await player_for_scope(self.scope)
         if self.player is None:
             await self.close(code=4403)

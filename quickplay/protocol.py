@@ -51,7 +51,7 @@ class QuickPlayProtocol:
         await self._answer_quick_play(status, message)
 
     async def _answer_quick_play(self, status, message=None):
-        from games.protocol import _reply
+        from games.frames import reply_to as _reply
 
         self.quick_queue = [status["variant"], status["stake"], status["rated"]] \
             if status["status"] == EntryStatus.WAITING else None

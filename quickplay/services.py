@@ -21,15 +21,14 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts import access
 from coins import services as coins
-from conduct.services import Paused, refuse_if_paused
 from games import options
 from games.models import SEATS_BY_VARIANT, Seat, TableStatus, Variant
 from games.services import broadcast
 from games.services import tables as table_service
 from games.services.tables import TableError, TableSettings
 from joker_site.refusals import Refusal
-from moderation import bans
 from ratings.services import shown_ratings
 
 from .models import EntryStatus, QueueEntry
@@ -79,13 +78,9 @@ def may_queue(player, variant, stake) -> None:
     if type(stake) is not int or stake not in QUICK_STAKES:
         raise QuickPlayError("invalid_stake", _("Choose a free game or one of the stakes offered."),
                              {"stakes": list(QUICK_STAKES)})
-    banned = bans.refusal_for_player(player)
-    if banned:
-        raise QuickPlayError("banned", banned)
-    try:
-        refuse_if_paused(player)  # walking out of rated matches pauses quick play too (docs/conduct.md)
-    except Paused as paused:
-        raise QuickPlayError(paused.code, paused.message, paused.params) from None
+    refusal = access.rated_play_refusal(player)  # a ban; walking out of rated matches pauses quick play too
+    if refusal is not None:
+        raise QuickPlayError(refusal.code, refusal.message, refusal.params)
     if player.is_guest and stake:
         raise QuickPlayError("guest_coins",
                              _("Guests can only play at free tables. Sign up to play for Domino Coin."))

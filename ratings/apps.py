@@ -5,3 +5,8 @@ from django.utils.translation import gettext_lazy as _
 class RatingsConfig(AppConfig):
     name = "ratings"
     verbose_name = _("Ratings")
+
+    def ready(self):
+        from . import receivers
+
+        receivers.connect()  # a finished match's figures and ratings (games/events.py)

@@ -9,7 +9,7 @@ import threading
 import pytest
 from django.utils import translation
 
-from games.services import broadcast
+from joker_site import events
 from joker_site.db_threads import in_thread, move_in_thread
 
 
@@ -65,4 +65,4 @@ async def test_what_one_call_sets_does_not_reach_the_next_call_on_the_same_threa
 
 @pytest.mark.asyncio
 async def test_a_notice_sent_from_a_pool_call_goes_out_on_the_callers_loop():
-    assert await in_thread(broadcast._server_loop)() is asyncio.get_running_loop()
+    assert await in_thread(events._server_loop)() is asyncio.get_running_loop()

@@ -8,18 +8,7 @@ consumer that misses one (channel layers deliver at most once) catches up on
 the next, or when its client resyncs.
 """
 
-import asyncio
-import logging
-import os
-import threading
-
-from asgiref.sync import AsyncToSync, SyncToAsync
-from channels.layers import get_channel_layer
-
-log = logging.getLogger(__name__)
-
-_in_flight = set()  # the notices handed to the server's loop and not yet sent (a task needs a reference)
-_in_flight_lock = threading.Lock()
+from joker_site.events import _in_flight, _send_all, group_send  # noqa: F401  (the scripts' and tests' names)
 
 LOBBY_GROUP = "lobby"
 
@@ -28,91 +17,8 @@ def table_group(table_id: int) -> str:
     return f"table-{table_id}"
 
 
-def group_send(group: str, message: dict) -> None:
-    """Send a notice to any group from synchronous code (a view, a task, a thread of the server)."""
-    _send(group, message)
-
-
 def _send(group: str, message: dict) -> None:
     _send_all([(group, message)])
-
-
-def _send_all(messages: list[tuple[str, dict]]) -> None:
-    layer = get_channel_layer()
-    if layer is None or not messages:
-        return
-    loop = _server_loop()
-    if loop is not None:
-        for group, message in messages:
-            _hand_to_loop(loop, layer, group, message)
-        return
-    # A Celery worker, a script, or a server thread while the server stops: send on a
-    # loop of its own and wait. (Plain async_to_sync would hand the send to the server's
-    # stopped loop, which never runs it: the thread, and the process's exit, hung.)
-    async def send_each():
-        for group, message in messages:
-            try:
-                await layer.group_send(group, message)
-            except Exception:  # a broadcast failure must never undo a committed move
-                log.exception("broadcast to %s failed", group)
-
-    def send_and_wait():
-        try:
-            AsyncToSync(send_each, force_new_loop=True)()
-        except Exception:
-            log.exception("broadcasting %s notices failed", len(messages))
-
-    if _loop_runs_in_this_thread():
-        # Synchronous code called from inside some other event loop (a test driving a browser
-        # through Playwright's sync API, a notebook): asgiref refuses to block that loop's
-        # thread, so the send waits on a thread of its own.
-        sender = threading.Thread(target=send_and_wait, name="broadcast")
-        sender.start()
-        sender.join()
-    else:
-        send_and_wait()
-
-
-def _loop_runs_in_this_thread() -> bool:
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return False
-    return True
-
-
-def _server_loop():
-    """The web server's running event loop when this is one of its database threads, else None.
-
-    Waiting there for the send (what async_to_sync does) holds the database
-    thread until the busy loop gets round to it, tens of milliseconds under
-    load, while the move is already committed."""
-    if getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) != os.getpid():
-        return None
-    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
-    if loop is None or loop.is_closed() or not loop.is_running():
-        return None
-    return None if _loop_runs_in_this_thread() else loop  # else this thread runs a loop of its own
-
-
-def _hand_to_loop(loop, layer, group: str, message: dict) -> None:
-    """Send on the server's loop without waiting for it (the notice carries its version, so
-    one arriving after a later one changes nothing)."""
-    try:
-        future = asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop)
-    except RuntimeError:  # the loop closed just now
-        log.warning("broadcast to %s dropped: the server is stopping", group)
-        return
-    with _in_flight_lock:
-        _in_flight.add(future)
-
-    def sent(done):
-        with _in_flight_lock:
-            _in_flight.discard(done)
-        if not done.cancelled() and done.exception() is not None:
-            log.error("broadcast to %s failed", group, exc_info=done.exception())
-
-    future.add_done_callback(sent)
 
 
 def lobby_changed() -> None:

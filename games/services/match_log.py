@@ -51,23 +51,6 @@ def assemble(head: dict, rows) -> dict:
     return doc
 
 
-def dealt(match_id: int, index: int) -> dict | None:
-    """Deal `index` of a match's record as it was dealt (its first actions at most): what a
-    check of its commitment needs, read from the one log row that holds it."""
-    from django.db import connection
-
-    from games.models import MatchAction
-
-    rows = MatchAction.objects.filter(match_id=match_id)
-    if connection.vendor == "postgresql":  # the row itself, by jsonb containment
-        rows = rows.filter(entries__contains=[{"index": index}])
-    for entries in rows.order_by("version").values_list("entries", flat=True):
-        for entry in entries:
-            if entry.get("index") == index and "deal" in entry:
-                return entry["deal"]
-    return None
-
-
 def catch_up(state, rows) -> None:
     """Apply the log rows that follow `state`'s position (engine.catch_up_log)."""
     engine.catch_up_log(state, rows)

@@ -29,9 +29,8 @@ from django.utils.translation import gettext as _
 
 from coins import memos
 from coins import services as coins
-from games import engine, fairness
+from games import engine, events, fairness
 from joker_site.refusals import Refusal
-from notices import notify as notices
 
 from ..models import Match, MatchAction, MatchStatus, Seat, Table, TableStatus, Variant
 from . import broadcast, clocks, match_log
@@ -170,8 +169,7 @@ def start_match(table: Table) -> Match:
     table.save(update_fields=["status", "started_at"])
     _play_bot_seats(match, state)  # a practice bot may be first to act
     _save(match, state)  # version 1: the first position everyone sees
-    if not table.fill_with_bots:  # "your table is full, the match started" (notices/notify.py)
-        transaction.on_commit(lambda: notices.match_started(table.pk))
+    events.announce(events.MatchStarted(match.pk, table.pk, with_bots=table.fill_with_bots), match=match)
     return match
 
 
@@ -639,9 +637,8 @@ def abort(match_id: int, reason: str) -> bool:
 
 def _player_gone(match: Match, state, seat, reason: str) -> None:
     """rules.md 3.6: in Japanese the match is lost; in classic a bot plays the seat on."""
-    from conduct.services import walked_out  # a rated walk-out is counted once, in this transaction
-
-    walked_out(match, seat, reason)
+    events.announce(events.PlayerLeft(match.pk, match.table_id, seat.index, seat.player_id, reason),
+                    match=match, seat=seat)  # conduct counts a rated walk-out, in this transaction
     seat.left_at = timezone.now()
     seat.save(update_fields=["left_at"])
     if match.table.variant == Variant.JAPANESE:
@@ -679,9 +676,8 @@ def _finish(match: Match, state, reason: str, seat=None, note: str = "") -> None
                               match_id=match.pk)
             else:
                 coins.refund_all(table.escrow_key, memos.NO_PLAYER_LEFT, table_id=table.pk, match_id=match.pk)
-    from ratings.services import record_finished_match  # figures and, when rated, ratings: once per match
-
-    record_finished_match(match, state)
+    # Ratings record the figures and, when rated, the ratings: once per match, in this transaction.
+    events.announce(events.MatchFinished(match.pk, table.pk, reason, tuple(match.winners)), match=match, state=state)
     transaction.on_commit(broadcast.lobby_changed)
 
 

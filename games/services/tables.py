@@ -15,11 +15,11 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts import access
 from accounts.friends import are_friends, is_blocked
 from coins import memos
 from coins import services as coins
 from joker_site.refusals import Refusal
-from moderation import bans
 
 from .. import options
 from ..models import SEATS_BY_VARIANT, Seat, Table, TableStatus, Visibility
@@ -160,9 +160,7 @@ def sit(table_id: int, player, *, password: str = "", client_key: str = "", seat
             return existing
         _check_may_sit(table, player)
         if invitation is not None:
-            from notices.invitations import redeem
-
-            redeem(invitation, table, player)
+            _redeem_invitation(invitation, table, player)
         if table.rematch_of_id is not None:
             # Only the players of the match before may sit, and they need no password.
             if not _played_the_match_before(table, player):
@@ -174,6 +172,24 @@ def sit(table_id: int, player, *, password: str = "", client_key: str = "", seat
         transaction.on_commit(broadcast.lobby_changed)
         transaction.on_commit(lambda: broadcast.table_changed(table.pk))
     return seat
+
+
+# Who spends a friend's invitation: notices/invitations.py's `redeem`, registered by NoticesConfig.ready()
+# (the games app does not know the notices app that sits above it).
+_invitation_redeemers: list = []
+
+
+def redeem_invitations_with(redeem) -> None:
+    """`redeem(invitation_id, table, player)` spends an invitation under the table's lock, or refuses."""
+    if redeem not in _invitation_redeemers:
+        _invitation_redeemers.append(redeem)
+
+
+def _redeem_invitation(invitation, table: Table, player) -> None:
+    if not _invitation_redeemers:
+        raise TableError("no_such_invitation", _("There is no such invitation."))
+    for redeem in _invitation_redeemers:
+        redeem(invitation, table, player)
 
 
 def played_at(table_id: int, player) -> bool:
@@ -269,9 +285,7 @@ def _close(table: Table) -> None:
 
 
 def _check_may_create(creator, settings: TableSettings) -> None:
-    _check_not_banned(creator)
-    if is_rated_table(settings, creator):
-        _check_not_paused(creator)
+    _check_may_play(creator, rated=is_rated_table(settings, creator))
     if creator.is_guest and settings.stake:
         raise _guests_play_free()
     if creator.is_guest and settings.visibility == Visibility.FRIENDS:
@@ -282,28 +296,18 @@ def _guests_play_free() -> TableError:
     return TableError("guest_coins", _("Guests can only play at free tables. Sign up to play for Domino Coin."))
 
 
-def _check_not_banned(player) -> None:
-    refusal = bans.refusal_for_player(player)
-    if refusal:
-        raise TableError("banned", refusal)
-
-
-def _check_not_paused(player) -> None:
-    """A player paused for walking out of rated matches (conduct/) sits at casual tables only."""
-    from conduct.services import Paused, refuse_if_paused
-
-    try:
-        refuse_if_paused(player)
-    except Paused as paused:
-        raise TableError(paused.code, paused, paused.params) from paused  # worded when read
+def _check_may_play(player, rated: bool) -> None:
+    """A banned member sits nowhere; a player paused for walking out of rated matches (conduct/)
+    sits at casual tables only (accounts/access.py asks the apps that decide)."""
+    refusal = access.rated_play_refusal(player) if rated else access.play_refusal(player)
+    if refusal is not None:
+        raise TableError(refusal.code, refusal, refusal.params)  # worded when read
 
 
 def _check_may_sit(table: Table, player) -> None:
     if table.status != TableStatus.OPEN:
         raise TableError("not_open", _("This table is no longer taking players."))
-    _check_not_banned(player)
-    if table.rated:
-        _check_not_paused(player)
+    _check_may_play(player, rated=table.rated)
     if player.is_guest and table.is_coin_table:
         raise _guests_play_free()
     if player.is_guest and table.rated:

@@ -11,7 +11,7 @@ from django import template
 from django.core.cache import cache
 
 from games.fairness import check_deal
-from games.services import match_log
+from games.models import MatchAction
 from games.templatetags.pure_include import pure_include
 from joker_site.process_memo import ProcessMemo
 
@@ -26,7 +26,7 @@ def deal_verified(match_id: int, entry: dict) -> bool:
     if verified is None:
         verified = cache.get(key)
     if verified is None:
-        deal = match_log.dealt(match_id, index)
+        deal = MatchAction.dealt(match_id, index)
         verified = isinstance(deal, dict) and check_deal(index, deal, entry).verified
         cache.set(key, verified, timeout=None)
     _verified.put(key, verified)
