@@ -13,11 +13,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from . import friends as friendship
+from . import profiles
 from .forms import AccessTokenForm, FriendSearchForm, ProfileForm
 from .languages import set_language_cookie, supported, url_in_language
 from .models import AccessToken, Player
 from .players import MEMBER_ONLY_ACTIONS, player_for_request, player_for_user
-from .stats import player_stats
 from .tokens import MAX_TOKENS_PER_USER, create_token, revoke_token, user_for_request_token
 
 FRESH_TOKEN_SESSION_KEY = "accounts.fresh_token"
@@ -79,8 +79,8 @@ def _profile_context(user):
     return {
         "profile_user": user,
         "profile_player": player_for_user(user),
-        "stats": player_stats(user),
         "friends_count": len(friendship.friend_ids(user)),
+        **profiles.facts_of(user),  # games played and won (games/stats.py), and what other apps add
     }
 
 

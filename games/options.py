@@ -10,6 +10,8 @@ theirs from this module.
 
 from django.utils.translation import gettext_lazy as _
 
+from coins.services import TABLE_STAKES
+
 from .engine.classic import GAME_TYPES, KHISHTI_VALUES, PULKA_BONUS_MODES, ClassicOptions
 from .engine.japanese import TARGETS, JapaneseOptions
 
@@ -65,7 +67,7 @@ def khishti_for_engine(stored: str):
 
 # --- The site's options -------------------------------------------------------------------
 
-STAKES = (25, 50, 100, 250)  # Domino Coin per seat; 0 is a free table
+STAKES = TABLE_STAKES  # Domino Coin per seat; 0 is a free table (the ledger says which: coins/services.py)
 CLOCK_SECONDS = (15, 25, 30, 60, 120)  # the move clock's choices
 DEFAULT_CLOCK_SECONDS = 30
 # A reserve per seat, spent only when a move takes longer than the move clock (0: none).

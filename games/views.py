@@ -7,7 +7,6 @@ from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_POST
 
 from accounts.players import player_for_request
-from quickplay.views import section_context as quickplay_section
 
 from .forms import FORM_BY_VARIANT, JoinForm
 from .models import Table, TableStatus, Variant
@@ -17,6 +16,14 @@ from .services.lobby import matches_being_played, running_matches, visible_open_
 from .services.spectators import watch_refusal
 
 HOME_LIST_LENGTH = 5
+# What the apps above games add to the home page (quickplay: the one-tap queue): each a function
+# of the player giving template context, registered from its AppConfig.ready() (`add_to_home_page`).
+_home_sections: list = []
+
+
+def add_to_home_page(section_context) -> None:
+    if section_context not in _home_sections:
+        _home_sections.append(section_context)
 
 
 def home(request):
@@ -24,12 +31,14 @@ def home(request):
     the lesson and the rules."""
     player = player_for_request(request, create=False)
     open_tables = list(visible_open_tables(player)[:HOME_LIST_LENGTH])
-    return render(request, "games/home.html", {
+    context = {
         "tables": open_tables,
         "playing": matches_being_played(HOME_LIST_LENGTH),
         "quick_starts": QUICK_STARTS,
-        **quickplay_section(player),  # the one-tap queue (quickplay/)
-    })
+    }
+    for section_context in _home_sections:  # the one-tap queue (quickplay/)
+        context.update(section_context(player))
+    return render(request, "games/home.html", context)
 
 
 # One click from the home page to a practice table: the table form's fields, filled in.

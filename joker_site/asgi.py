@@ -11,8 +11,8 @@ from channels.auth import AuthMiddlewareStack
 from channels.routing import ProtocolTypeRouter, URLRouter
 
 from games.protocol import TokenOrSameOrigin
-from games.routing import websocket_urlpatterns
 from joker_site.heap import settle
+from joker_site.routing import websocket_urlpatterns
 
 application = ProtocolTypeRouter(
     {

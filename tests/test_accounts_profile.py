@@ -7,8 +7,8 @@ from django.utils import timezone
 
 from accounts import friends
 from accounts.models import Player
-from accounts.stats import player_stats
 from games.models import Variant
+from games.stats import player_stats
 
 pytestmark = pytest.mark.django_db
 

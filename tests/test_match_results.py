@@ -6,7 +6,6 @@ the replay alike."""
 import pytest
 from django.test import override_settings
 
-from accounts.stats import player_stats
 from coins import services as coins
 from games.models import Match, MatchStatus, Seat, Variant
 from games.replay_views import replay_context
@@ -15,6 +14,7 @@ from games.services.matches import load_state, perform, resign
 from games.services.presenter import seat_view
 from games.services.results import places_by_rules, standings
 from games.services.tables import TableSettings
+from games.stats import player_stats
 from tests.coins_helpers import assert_ledger_sound, set_balance
 from tests.factories import make_player, player_at
 

@@ -8,12 +8,11 @@ import pytest
 from django.test import Client
 
 from accounts.players import GUEST_SESSION_KEY
-from accounts.stats import player_stats
 from games.models import Match, MatchStatus, Visibility
 from games.services import tables as table_service
 from games.services.matches import abort, resign
 from games.services.tables import TableSettings
-from games.stats import results_for_player
+from games.stats import player_stats, results_for_player
 from tests.factories import make_friends, make_guest, make_player
 from tests.replay_helpers import fresh, play_moves, seated_match
 

@@ -5,10 +5,9 @@ from dataclasses import dataclass
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q
 
 from accounts.friends import friend_ids
-from ratings.services import ShownRating, shown_ratings
 
 from ..models import Match, Seat, Table, TableStatus, Visibility
-from . import spectators
+from . import shown_ratings, spectators
 from .spectators import watchable
 
 RUNNING_LIST_LENGTH = 20  # the lobby lists the newest matches being played, this many at most
@@ -47,7 +46,7 @@ def visible_open_tables(player, *, variant=None, stake=None):
 @dataclass(frozen=True)
 class WaitingPlayer:
     name: str
-    rating: ShownRating | None  # None for a guest: guests play casual only
+    rating: object | None  # ratings.services.ShownRating; None for a guest: guests play casual only
 
 
 def with_waiting_players(tables) -> list:
@@ -57,11 +56,11 @@ def with_waiting_players(tables) -> list:
     the ratings of those players."""
     tables = list(tables.prefetch_related(
         Prefetch("seats", queryset=Seat.objects.select_related("player__user").order_by("index"))))
-    ratings = shown_ratings((seat.player_id, table.variant) for table in tables for seat in table.seats.all())
+    ratings = shown_ratings.shown([(seat.player_id, table.variant) for table in tables for seat in table.seats.all()])
     for table in tables:
         table.waiting = [
             WaitingPlayer(seat.player.display_name_text,
-                          None if seat.player.is_guest else ratings[(seat.player_id, table.variant)])
+                          None if seat.player.is_guest else ratings.get((seat.player_id, table.variant)))
             for seat in table.seats.all() if seat.player_id is not None
         ]
     return tables
@@ -112,8 +111,8 @@ def running_matches(player, *, variant=None, stake=None, limit=RUNNING_LIST_LENG
         tables = tables.filter(stake=stake)
     tables = list(tables.prefetch_related(
         Prefetch("seats", queryset=Seat.objects.select_related("player__user").order_by("index")))[:limit])
-    ratings = shown_ratings((seat.player_id, table.variant) for table in tables for seat in table.seats.all()
-                            if seat.player_id and not seat.player.is_guest)
+    ratings = shown_ratings.shown([(seat.player_id, table.variant) for table in tables for seat in table.seats.all()
+                                   if seat.player_id and not seat.player.is_guest])
     # A running match's document is only its head; load_state reads the log only when this
     # process holds no position of the match at its version.
     matches = {match.table_id: match for match in Match.objects.filter(table__in=tables)}

@@ -9,12 +9,11 @@ the JSON protocol sends it as it is.
 from django.core.cache import cache
 
 from joker_site.process_memo import ProcessMemo
-from ratings.services import cached_shown_ratings
 
 from ..engine import IllegalAction, Play, state_from_record
 from ..fairness import public_commitments
 from ..models import Match, MatchStatus, Table
-from . import clocks
+from . import clocks, shown_ratings
 from .matches import held_seat, load_state
 from .results import standings
 
@@ -85,8 +84,9 @@ def seat_ratings(table: Table, seats) -> dict[int, dict]:
     """{seat index: {"value", "provisional", "rated_matches"}} for the members' seats (bots and
     guests have none), read through the ratings cache: no query on most moves."""
     members = [seat for seat in seats if seat.player_id and not seat.player.is_guest]
-    shown = cached_shown_ratings((seat.player_id, table.variant) for seat in members)
-    return {seat.index: shown[(seat.player_id, table.variant)].as_dict() for seat in members}
+    shown = shown_ratings.cached([(seat.player_id, table.variant) for seat in members])
+    return {seat.index: shown[(seat.player_id, table.variant)].as_dict() for seat in members
+            if (seat.player_id, table.variant) in shown}
 
 
 

@@ -1,11 +1,10 @@
-"""Websocket routes."""
+"""Websocket routes: with joker_site/urls.py and asgi.py, the one place that puts the apps' sockets together."""
 
 from django.urls import path
 
+from games import consumers, protocol
 from notices.consumers import NoticesConsumer
 from quickplay.consumers import QuickPlayConsumer
-
-from . import consumers, protocol
 
 websocket_urlpatterns = [
     path("ws/lobby/", consumers.LobbyConsumer.as_asgi()),
