@@ -19,6 +19,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts import access
 from accounts.models import Player
 from games.models import Match, Table
 from games.services.matches import held_seat
@@ -103,13 +104,11 @@ def _check_author(player, table, text) -> None:
         raise ChatRefusal("friends_only", _("This table is for the creator's friends only."))
 
 
-def _check_mute(player, now) -> None:
-    from moderation.models import Mute, mute_period
-
-    mute = Mute.objects.active(now).filter(player=player).order_by("-until").first()
-    if mute is not None:
-        raise ChatRefusal("muted", _("The moderators have muted you in chat %(period)s.")
-                          % {"period": mute_period(mute)}, {"until": mute.until.isoformat()})
+def _check_mute(player) -> None:
+    """A mute (moderation's, asked through accounts/access.py) keeps the player out of every chat."""
+    refusal = access.chat_refusal(player)
+    if refusal is not None:
+        raise ChatRefusal(refusal.code, refusal.message, refusal.params)
 
 
 def _check_flood(player, now) -> None:
@@ -144,7 +143,7 @@ def post(table_id, player, phrase=None, text=None, from_channel=None) -> ChatMes
     with transaction.atomic():
         Player.objects.select_for_update().filter(pk=player.pk).first()  # one message of an author at a time
         now = timezone.now()
-        _check_mute(player, now)
+        _check_mute(player)
         _check_flood(player, now)
         message = ChatMessage.objects.create(
             table=table, match=Match.objects.filter(table=table).first(), room=room_of(table, player),

@@ -19,7 +19,6 @@
 from dataclasses import dataclass
 from datetime import timedelta
 
-from django.db import transaction
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext, ngettext
@@ -212,33 +211,3 @@ def reliability(player) -> Reliability:
                   .values_list("match_id", flat=True)[:RELIABILITY_MATCHES])
     walked = WalkOut.objects.filter(player=player, match_id__in=latest, forgiven=False).count() if latest else 0
     return Reliability(len(latest), walked)
-
-
-# --- The staff's lift ----------------------------------------------------------------------------
-
-def lift_pause(pause_id: int, reason: str, actor):
-    """End a pause in force now, forgive the walk-out that brought it, and write the audit
-    entry, all in one transaction. Refuses (changing nothing) a pause that is over."""
-    from moderation import audit
-    from moderation.models import AuditAction
-    from moderation.services import ModerationError
-
-    reason = (reason or "").strip()
-    if not reason:
-        raise ModerationError(message=gettext("Give a reason."))
-    with transaction.atomic():
-        pause = Pause.objects.select_for_update(of=("self",)).select_related("player__user", "walk_out").filter(
-            pk=pause_id).first()
-        if pause is None:
-            raise ModerationError(message=gettext("That pause does not exist."))
-        if not pause.is_active:
-            raise ModerationError(message=gettext("This pause is over or was lifted already."))
-        now = timezone.now()
-        details = {"pause_id": pause.pk, "player_id": pause.player_id, "walk_out_id": pause.walk_out_id,
-                   "match_id": pause.walk_out.match_id, "kind": pause.walk_out.kind, "step": pause.walk_out.step,
-                   "until": pause.ends_at.isoformat(), "lifted_at": now.isoformat()}
-        pause.lifted_at, pause.lifted_by, pause.lift_reason = now, actor, reason
-        pause.save(update_fields=["lifted_at", "lifted_by", "lift_reason"])
-        WalkOut.objects.filter(pk=pause.walk_out_id).update(forgiven=True)
-        return audit.record(actor, AuditAction.LIFT_PAUSE, pause, reason, details,
-                            label=gettext("pause of %(player)s") % {"player": pause.player.display_name_text})

@@ -9,6 +9,7 @@ class ModerationConfig(AppConfig):
     def ready(self):
         from accounts import access
 
-        from .bans import ban_refusal
+        from .bans import ban_refusal, banned_user_ids, mute_refusal
 
-        access.register(access.PLAY, ban_refusal)  # a ban refuses every seat, socket and token
+        access.register(access.PLAY, ban_refusal, many=banned_user_ids)  # a ban: every seat, socket and token
+        access.register(access.CHAT, mute_refusal)  # a mute: every table chat

@@ -1,8 +1,9 @@
-"""Who is banned, and the sentence a banned person is shown.
+"""Who is banned or muted, and the sentence they are shown.
 
-A ban refuses every seat, socket and access token: `ban_refusal` is registered
-with accounts/access.py (ModerationConfig.ready), which the games and accounts
-code ask; they never import this module.
+A ban refuses every seat, socket and access token, a mute every table chat:
+`ban_refusal`, `banned_user_ids` and `mute_refusal` are registered with
+accounts/access.py (ModerationConfig.ready), which the accounts, games, chat and
+quick play code ask; they never import this module.
 """
 
 from django.utils import timezone
@@ -11,7 +12,7 @@ from django.utils.translation import gettext
 
 from joker_site.refusals import Refusal
 
-from .models import Ban
+from .models import Ban, Mute, mute_period
 
 
 def active_ban(user):
@@ -53,3 +54,17 @@ def ban_refusal(user) -> Refusal | None:
     """accounts/access.py's PLAY check: the refusal of a banned member, or None."""
     ban = active_ban(user)
     return Refusal("banned", refusal_message(ban)) if ban else None
+
+
+def banned_user_ids(user_ids) -> set:
+    """accounts/access.py's PLAY check of many accounts: which of them are banned now (one query)."""
+    return set(Ban.objects.active(timezone.now()).filter(user_id__in=list(user_ids)).values_list("user_id", flat=True))
+
+
+def mute_refusal(player) -> Refusal | None:
+    """accounts/access.py's CHAT check: the refusal of a muted player (member or guest), or None."""
+    mute = Mute.objects.active(timezone.now()).filter(player=player).order_by("-until").first()
+    if mute is None:
+        return None
+    return Refusal("muted", gettext("The moderators have muted you in chat %(period)s.") % {"period": mute_period(mute)},
+                   {"until": mute.until.isoformat()})

@@ -18,6 +18,7 @@ from accounts.sockets import close_member_sockets
 from coins import memos
 from coins import services as coins
 from coins.models import Account, Stake
+from conduct.models import Pause, WalkOut
 from games.models import Match, MatchStatus, Seat, Table, TableStatus
 from games.services.matches import MatchError, abort, resign
 from games.services.tables import close_unstarted, stand
@@ -209,3 +210,27 @@ def adjust_wallet(wallet_id, amount, reason, actor):
         details = {"user_id": wallet.user_id, "amount": amount, "entry_id": entry.pk, "balance_after": balance_after}
         return audit.record(actor, AuditAction.ADJUST_WALLET, wallet, reason, details,
                             label=_("wallet of %(user)s") % {"user": wallet.user.get_username()})
+
+
+# --- Lifting a pause from rated play (conduct/) -------------------------------------------------
+
+def lift_pause(pause_id: int, reason: str, actor):
+    """End a pause in force now, forgive the walk-out that brought it, and write the audit
+    entry, all in one transaction. Refuses (changing nothing) a pause that is over."""
+    reason = _required(reason)
+    with transaction.atomic():
+        pause = Pause.objects.select_for_update(of=("self",)).select_related("player__user", "walk_out").filter(
+            pk=pause_id).first()
+        if pause is None:
+            raise ModerationError(message=_("That pause does not exist."))
+        if not pause.is_active:
+            raise ModerationError(message=_("This pause is over or was lifted already."))
+        now = timezone.now()
+        details = {"pause_id": pause.pk, "player_id": pause.player_id, "walk_out_id": pause.walk_out_id,
+                   "match_id": pause.walk_out.match_id, "kind": pause.walk_out.kind, "step": pause.walk_out.step,
+                   "until": pause.ends_at.isoformat(), "lifted_at": now.isoformat()}
+        pause.lifted_at, pause.lifted_by, pause.lift_reason = now, actor, reason
+        pause.save(update_fields=["lifted_at", "lifted_by", "lift_reason"])
+        WalkOut.objects.filter(pk=pause.walk_out_id).update(forgiven=True)
+        return audit.record(actor, AuditAction.LIFT_PAUSE, pause, reason, details,
+                            label=_("pause of %(player)s") % {"player": pause.player.display_name_text})

@@ -266,14 +266,10 @@ def _without_players_who_may_not_play(entries, now):
     """Take out at once (two queries for the whole queue) whoever closed the page (nobody has
     seen them for QUICKPLAY_ABSENT_SECONDS), sits at a table now or was banned, so that they
     are neither seated nor counted as looking; the rest of `may_queue` is asked per group."""
-    from moderation.models import Ban
-
     seated = set(Seat.objects.filter(player_id__in=[entry.player_id for entry in entries], left_at__isnull=True,
                                      table__status__in=(TableStatus.OPEN, TableStatus.PLAYING))
                  .values_list("player_id", flat=True))
-    banned = set(Ban.objects.active(now).filter(user_id__in=[entry.player.user_id for entry in entries
-                                                             if entry.player.user_id])
-                 .values_list("user_id", flat=True))
+    banned = access.members_refused_play(entry.player.user_id for entry in entries)
     gone_before = now - timedelta(seconds=settings.QUICKPLAY_ABSENT_SECONDS)
     kept = []
     for entry in entries:

@@ -25,6 +25,7 @@ from games.services.matches import (
     resign,
 )
 from games.services.tables import TableError, TableSettings
+from moderation import services as moderation
 from moderation.models import AuditAction, AuditEntry
 from tests.factories import make_player
 from tests.moderation_support import action_url, confirm, moderator_client
@@ -269,7 +270,7 @@ def test_a_paused_player_may_not_wait_for_quick_play_until_the_pause_is_lifted()
     assert refused.value.code == "paused" and refused.value.params["until"] == pause.ends_at.isoformat()
     assert _local_time(pause) in refused.value.message
     assert not QueueEntry.objects.filter(player=tamar).exists()
-    conduct.lift_pause(pause.pk, "a family emergency", make_moderator())
+    moderation.lift_pause(pause.pk, "a family emergency", make_moderator())
     quickplay.join(tamar, "japanese", 0)
     assert QueueEntry.objects.filter(player=tamar).exists()
 
@@ -390,7 +391,7 @@ def test_a_lift_that_fails_writes_no_audit_entry_and_changes_nothing():
     _client, moderator = moderator_client()
     _time_passes(tamar, timedelta(minutes=10))  # the pause has ended by itself
     with pytest.raises(ModerationError):
-        conduct.lift_pause(pause.pk, "late", moderator)
+        moderation.lift_pause(pause.pk, "late", moderator)
     assert not AuditEntry.objects.exists()
     assert not WalkOut.objects.get(pk=pause.walk_out_id).forgiven
 

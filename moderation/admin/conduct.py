@@ -1,5 +1,6 @@
-"""Walk-outs and pauses in the staff's admin (moderation/): read-only for everyone,
-superusers included; a pause in force can be lifted by the audited staff action."""
+"""The conduct app's walk-outs and pauses in the staff's admin: read-only for everyone,
+superusers included; a pause in force can be lifted by the audited staff action
+(moderation.services.lift_pause)."""
 
 from dataclasses import dataclass
 
@@ -10,12 +11,12 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from coins.admin import ReadOnlyAdmin
-from moderation.admin.base import StaffAction, StaffActionsMixin, admin_url_for
-from moderation.admin.records import BanInForceFilter
-from moderation.models import about
+from conduct.models import Pause, WalkOut
 
-from . import services
-from .models import Pause, WalkOut
+from .. import services
+from ..models import about
+from .base import StaffAction, StaffActionsMixin, admin_url_for
+from .records import BanInForceFilter
 
 
 @dataclass(frozen=True)
