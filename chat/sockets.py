@@ -15,6 +15,8 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from accounts.languages import in_language
+from games.frames import reply_to
+from games.socket_parts import PagePart, ProgramPart
 from joker_site.db_threads import in_thread
 from joker_site.refusals import Refusal
 
@@ -54,17 +56,22 @@ def _history_and_hidden(table_id, player):
     return room, said, not said and services.room_has_hidden(table_id, room)
 
 
-class ChatSocket:
-    """For the page's TableConsumer: needs `table_id`, `player`, `language`, `closing`."""
+class ChatPagePart(PagePart):
+    """The table chat on the table page's socket (games/socket_parts.py): the room's group,
+    the `chat` and `chat_report` frames, and the messages said in the room."""
 
-    chat_group_name = None
+    frames = BROWSER_FRAMES
 
-    async def join_chat(self, seated: bool):
+    def __init__(self, connection):
+        super().__init__(connection)
+        self.chat_group_name = None
+
+    async def joined(self, seated: bool):
         """Listen to the room of this connection: `seated`, whether its player sits at the table
         (what presence.connected found, so no query more)."""
         await self._follow_room(Room.PLAYERS if seated else Room.SPECTATORS)
 
-    async def catch_up_chat(self):
+    async def caught_up(self):
         """Send the room's last messages, once the connection listens to the room (after the
         table's position, which a page needs first). The page was
         drawn before its socket opened, and a phone's socket drops and comes back: a message
@@ -78,7 +85,7 @@ class ChatSocket:
             return
         html = mark_safe("".join(  # each one rendered by its template; joining them loses the mark
             render_message(services.message_event(message), self.player, self.language) for message in said))
-        await self.send(text_data=chat_frame("history", html, language=self.language))
+        await self.send(chat_frame("history", html, language=self.language))
 
     async def _follow_room(self, room):
         group = services.chat_group(self.table_id, room)
@@ -89,12 +96,12 @@ class ChatSocket:
         await self.channel_layer.group_add(group, self.channel_name)
         self.chat_group_name = group
 
-    async def leave_chat(self):
+    async def closed(self):
         if self.chat_group_name:
             await self.channel_layer.group_discard(self.chat_group_name, self.channel_name)
             self.chat_group_name = None
 
-    async def receive_chat(self, frame):
+    async def receive(self, frame):
         """A `chat` frame ({"phrase": key} or {"text": ...}) or a `chat_report` ({"message": id})."""
         data = frame["data"]
         try:
@@ -105,77 +112,79 @@ class ChatSocket:
                 html = render_message(services.message_event(message), self.player, self.language)
                 with translation.override(self.language):
                     note = _("Only you see this message: it has words we do not allow.") if message.filtered else ""
-                await self.send(text_data=chat_frame("add", html, language=self.language, note=note,
-                                                     mine="1"))
+                await self.send(chat_frame("add", html, language=self.language, note=note, mine="1"))
             else:
                 report = await in_thread(in_language(services.report, self.language))(
                     _message_id(data.get("message")), self.player)
                 with translation.override(self.language):
                     note = _("Thank you: the moderators will read this message.")
-                await self.send(text_data=chat_frame("reported", language=self.language, id=report.message_id,
-                                                     note=note))
+                await self.send(chat_frame("reported", language=self.language, id=report.message_id, note=note))
         except Refusal as refusal:
-            await self.send(text_data=chat_frame("refused", language=self.language, note=refusal.message,
-                                                 code=refusal.code))
+            await self.send(chat_frame("refused", language=self.language, note=refusal.message, code=refusal.code))
 
     async def chat_message(self, event):
         if self.closing or event.get("from_channel") == self.channel_name:
             return
         html = render_message(event["message"], self.player, self.language)
-        await self.send(text_data=chat_frame("add", html, language=self.language))
+        await self.send(chat_frame("add", html, language=self.language))
 
     async def chat_hidden(self, event):
-        await self.send(text_data=chat_frame("remove", language=self.language, id=event["message_id"]))
+        await self.send(chat_frame("remove", language=self.language, id=event["message_id"]))
 
 
-class ProtocolChat:
-    """For the protocol's PlayConsumer: `chat`, `chat_report` and `chat_history` messages
-    (docs/protocol.md), and the room of every table the connection has open."""
+class ChatProgramPart(ProgramPart):
+    """The table chat on the program's socket (games/socket_parts.py): `chat`, `chat_report`
+    and `chat_history` messages (docs/protocol.md), and the room of every table the
+    connection follows."""
 
-    async def follow_chat(self, table_id):
-        groups = self.__dict__.setdefault("chat_groups", {})
+    # A quick phrase's key or a text, a report, the room's history.
+    messages = {
+        "chat": {"table": ("whole", True), "phrase": ("text", False), "text": ("text", False)},
+        "chat_report": {"message": ("whole", True)},
+        "chat_history": {"table": ("whole", True)},
+    }
+
+    def __init__(self, connection):
+        super().__init__(connection)
+        self.chat_groups = {}  # table id -> the room's group this connection listens to
+
+    async def table_followed(self, table_id):
         group = services.chat_group(table_id, await in_thread(services.room_for)(table_id, self.player))
-        if groups.get(table_id) == group:
+        if self.chat_groups.get(table_id) == group:
             return
-        await self.forget_chat(table_id)
+        await self.table_left(table_id)
         await self.channel_layer.group_add(group, self.channel_name)
-        groups[table_id] = group
+        self.chat_groups[table_id] = group
 
-    async def forget_chat(self, table_id):
-        group = self.__dict__.get("chat_groups", {}).pop(table_id, None)
+    async def table_left(self, table_id):
+        group = self.chat_groups.pop(table_id, None)
         if group is not None:
             await self.channel_layer.group_discard(group, self.channel_name)
 
-    async def forget_chats(self):
-        for table_id in list(self.__dict__.get("chat_groups", {})):
-            await self.forget_chat(table_id)
+    async def closed(self):
+        for table_id in list(self.chat_groups):
+            await self.table_left(table_id)
 
     def _open_table(self, table_id):
-        if table_id not in self.tables:
+        if not self.follows(table_id):
             raise services.ChatRefusal("not_at_table", _("Join or watch the table first (join_table or resync)."))
 
     async def on_chat(self, message):
-        from games.frames import reply_to as _reply
-
         self._open_table(message["table"])
         said = await in_thread(services.post)(message["table"], self.player, message.get("phrase"),
                                               message.get("text"), self.channel_name)
-        await self.follow_chat(message["table"])
-        await self.send_json(_reply(message, {"type": "chat_sent",
-                                              "message": services.as_reader_sees(services.message_event(said))}))
+        await self.table_followed(message["table"])
+        await self.send_json(reply_to(message, {"type": "chat_sent",
+                                                "message": services.as_reader_sees(services.message_event(said))}))
 
     async def on_chat_report(self, message):
-        from games.frames import reply_to as _reply
-
         report = await in_thread(services.report)(message["message"], self.player)
-        await self.send_json(_reply(message, {"type": "chat_reported", "message": report.message_id}))
+        await self.send_json(reply_to(message, {"type": "chat_reported", "message": report.message_id}))
 
     async def on_chat_history(self, message):
-        from games.frames import reply_to as _reply
-
         self._open_table(message["table"])
         room, said = await in_thread(services.history)(message["table"], self.player)
-        await self.send_json(_reply(message, {
+        await self.send_json(reply_to(message, {
             "type": "chat_history", "table": message["table"], "room": room,
             "messages": [services.as_reader_sees(services.message_event(m)) for m in said],
         }))

@@ -12,12 +12,16 @@ around each call, so the hop only cost time.
 
 from channels.consumer import get_handler_name
 
+from .socket_parts import part_for
+
 
 class DispatchWithoutHop:
-    """Put first in a consumer's bases."""
+    """Put first in a consumer's bases. A message the consumer has no handler for goes to the
+    first of its `parts` (games/socket_parts.py) that has one: the table chat's messages."""
 
     async def dispatch(self, message):
-        handler = getattr(self, get_handler_name(message), None)
+        name = get_handler_name(message)
+        handler = getattr(self, name, None) or part_for(getattr(self, "parts", ()), name)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)

@@ -16,8 +16,6 @@ from django.utils.translation import gettext as _
 
 from accounts.languages import in_language, page_socket_language
 from accounts.sockets import MemberSocket
-from chat.sockets import BROWSER_FRAMES as CHAT_FRAMES
-from chat.sockets import ChatSocket
 from joker_site.db_threads import in_thread, move_in_thread
 from joker_site.refusals import Refusal
 
@@ -27,6 +25,7 @@ from .notice_turns import LaterUpdates
 from .services import presence, spectators
 from .services.broadcast import LOBBY_GROUP, table_group
 from .services.spectators import WatchRefused
+from .socket_parts import page_frames, page_parts_for
 from .table_reads import (
     follow_move_notice,
     match_of_table,
@@ -87,7 +86,7 @@ class LobbyConsumer(DispatchWithoutHop, MemberSocket, AsyncWebsocketConsumer):
         await self.send(text_data=html)
 
 
-class TableConsumer(DispatchWithoutHop, ChatSocket, MemberSocket, AsyncWebsocketConsumer):
+class TableConsumer(DispatchWithoutHop, MemberSocket, AsyncWebsocketConsumer):
     """One browser tab at a table: the waiting room, then the live match.
 
     Incoming frames are htmx ws-send JSON: {"type": "act", "version": N, "play"/"bid"/"trump": ...},
@@ -98,6 +97,7 @@ class TableConsumer(DispatchWithoutHop, ChatSocket, MemberSocket, AsyncWebsocket
         from accounts.players import player_for_scope
 
         self.closing = False
+        self.parts = page_parts_for(self)  # the table chat (games/socket_parts.py)
         self.later_updates = LaterUpdates()
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.language = page_socket_language(self.scope)
@@ -115,16 +115,19 @@ class TableConsumer(DispatchWithoutHop, ChatSocket, MemberSocket, AsyncWebsocket
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         self.seat_id = await in_thread(presence.connected)(self.table_id, self.player)
-        await self.join_chat(seated=self.seat_id is not None)  # the table chat's room (chat/sockets.py)
+        for part in self.parts:  # the table chat's room
+            await part.joined(seated=self.seat_id is not None)
         if self.seat_id is None:  # someone without a seat: a spectator, counted while the socket is open
             self.spectator_id = await in_thread(spectators.came)(self.table_id, self.player)
         await self.send_state()
-        await self.catch_up_chat()
+        for part in self.parts:  # the chat's last messages
+            await part.caught_up()
 
     async def disconnect(self, code):
         self.later_updates.cancel()
         await self.forget_member()
-        await self.leave_chat()
+        for part in getattr(self, "parts", ()):
+            await part.closed()
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
         if getattr(self, "seat_id", None):
@@ -173,8 +176,9 @@ class TableConsumer(DispatchWithoutHop, ChatSocket, MemberSocket, AsyncWebsocket
         if frame["type"] == "resync":
             await self.send_state()
             return
-        if frame["type"] in CHAT_FRAMES:
-            await self.receive_chat(frame)
+        part = next((part for part in self.parts if frame["type"] in part.frames), None)
+        if part is not None:  # a chat frame
+            await part.receive(frame)
             return
         handler = resign_for_player if frame["type"] == "resign" else act_for_player
         self.own_move_next = False
@@ -251,8 +255,8 @@ def parse_browser_frame(text_data) -> dict:
         raise FrameError("unknown_type", _("Unknown message type."))
     if kind in ("resync", "resign"):
         return {"type": kind}
-    if kind in CHAT_FRAMES:
-        return {"type": kind, "data": data}  # chat/sockets.py reads it
+    if kind in page_frames():
+        return {"type": kind, "data": data}  # its part reads it (chat/sockets.py)
     if kind != "act":
         raise FrameError("unknown_type", _("Unknown message type."))
     try:

@@ -24,10 +24,8 @@ from django.utils.translation import gettext_lazy
 
 from accounts.languages import header_of, program_socket_language
 from accounts.sockets import CLOSE_CREDENTIALS_GONE, token_group, user_group
-from chat.sockets import ProtocolChat
 from joker_site.db_threads import in_thread, move_in_thread
 from joker_site.refusals import Refusal  # every service's refusals are one, sent as they are
-from quickplay.protocol import QuickPlayProtocol
 
 from .consumer_dispatch import DispatchWithoutHop
 from .frames import NotAnObject, UnreadableFrame, read_json_object
@@ -35,6 +33,7 @@ from .frames import reply_to as _reply
 from .notice_turns import LaterUpdates
 from .services import presence, spectators
 from .services.broadcast import table_group
+from .socket_parts import part_for, program_messages, program_parts_for
 from .table_reads import (
     TableRead,
     follow_move_notice,
@@ -74,9 +73,10 @@ class TokenOrSameOrigin:
         return await self.same_origin_only(scope, receive, send)
 
 
-class PlayConsumer(DispatchWithoutHop, QuickPlayProtocol, ProtocolChat, AsyncWebsocketConsumer):
-    """One program's connection: any number of tables, one seat at each (and the quick play
-    queue: quickplay/protocol.py; table chat: chat/sockets.py)."""
+class PlayConsumer(DispatchWithoutHop, AsyncWebsocketConsumer):
+    """One program's connection: any number of tables, one seat at each (and its parts,
+    games/socket_parts.py: the quick play queue, quickplay/protocol.py; the table chat,
+    chat/sockets.py)."""
 
     async def dispatch(self, message):
         """Every handler speaks the connection's language: a pushed position too (a guest's
@@ -87,6 +87,7 @@ class PlayConsumer(DispatchWithoutHop, QuickPlayProtocol, ProtocolChat, AsyncWeb
             await super().dispatch(message)
 
     async def connect(self):
+        self.parts = program_parts_for(self)
         self.later_updates = LaterUpdates()
         self.language = program_socket_language(self.scope)
         self.player = None
@@ -133,12 +134,12 @@ class PlayConsumer(DispatchWithoutHop, QuickPlayProtocol, ProtocolChat, AsyncWeb
         self.later_updates.cancel()
         for group in self.credential_groups:
             await self.channel_layer.group_discard(group, self.channel_name)
-        await self.forget_quick_play()
         for table_id in list(self.tables):
             await self.channel_layer.group_discard(table_group(table_id), self.channel_name)
         for seat_id in self.presence_seats.values():
             await in_thread(presence.disconnected)(seat_id)
-        await self.forget_chats()
+        for part in getattr(self, "parts", ()):
+            await part.closed()
         for row_id in self.spectator_rows.values():
             await in_thread(spectators.went)(row_id)
         self.tables.clear()
@@ -157,7 +158,7 @@ class PlayConsumer(DispatchWithoutHop, QuickPlayProtocol, ProtocolChat, AsyncWeb
             if message["type"] == "ping":  # the transport's floor: no database, no thread
                 await self.send_json(_reply(message, {"type": "pong"}))
                 return
-            handler = getattr(self, "on_" + message["type"])
+            handler = getattr(self, "on_" + message["type"], None) or part_for(self.parts, "on_" + message["type"])
             await handler(message)
         except Refusal as refusal:
             await self.send_error(refusal, message)
@@ -265,8 +266,13 @@ class PlayConsumer(DispatchWithoutHop, QuickPlayProtocol, ProtocolChat, AsyncWeb
                 self.presence_seats[table_id] = seat_id
             else:  # no seat here: a spectator while it follows the table
                 self.spectator_rows[table_id] = await in_thread(spectators.came)(table_id, self.player)
-        await self.follow_chat(table_id)  # the table chat's room, again after a join (chat/sockets.py)
+        for part in self.parts:  # the table chat's room, again after a join (chat/sockets.py)
+            await part.table_followed(table_id)
         await self._send_table(table_id, message)
+
+    async def follow_table(self, table_id):
+        """Follow a table as `join_table` does, for a part (quick play seats the player there)."""
+        await self._subscribe(table_id)
 
     async def _unsubscribe(self, table_id):
         if self.tables.pop(table_id, "absent") != "absent":
@@ -274,7 +280,8 @@ class PlayConsumer(DispatchWithoutHop, QuickPlayProtocol, ProtocolChat, AsyncWeb
         seat_id = self.presence_seats.pop(table_id, None)
         if seat_id is not None:
             await in_thread(presence.disconnected)(seat_id)
-        await self.forget_chat(table_id)
+        for part in self.parts:
+            await part.table_left(table_id)
         row_id = self.spectator_rows.pop(table_id, None)
         if row_id is not None:
             await in_thread(spectators.went)(row_id)
@@ -382,15 +389,14 @@ MESSAGE_FIELDS = {
     "act": {"match": ("whole", True), "version": ("whole", True), "action": ("object", True)},
     "resign": {"match": ("whole", True)},
     "rematch": {"table": ("whole", True)},
-    "quick_play": {"action": ("text", True), "variant": ("text", False), "stake": ("whole", False),
-                   "bots": ("flag", False)},
     "ping": {},
-    # Table chat (chat/sockets.py): a quick phrase's key or a text, a report, the room's history.
-    "chat": {"table": ("whole", True), "phrase": ("text", False), "text": ("text", False)},
-    "chat_report": {"message": ("whole", True)},
-    "chat_history": {"table": ("whole", True)},
 }
-MESSAGE_TYPES = tuple(MESSAGE_FIELDS)
+
+
+def message_fields() -> dict:
+    """Every message a program may send: the match's (MESSAGE_FIELDS) and its parts' (the table
+    chat's, quick play's: games/socket_parts.py)."""
+    return MESSAGE_FIELDS | program_messages()
 BIGINT_LIMIT = 2 ** 63  # ids, versions and seats are PostgreSQL bigints: no larger number names one
 
 
@@ -407,9 +413,10 @@ def parse_frame(text_data) -> dict:
 def check_message(message: dict) -> None:
     """A known type, and every field it uses of the right kind; the handlers check what they mean."""
     kind = message.get("type")
-    if not isinstance(kind, str) or kind not in MESSAGE_FIELDS:
+    fields = message_fields()
+    if not isinstance(kind, str) or kind not in fields:
         raise Refusal("unknown_type", _("Unknown message type."))
-    for name, (field_kind, required) in MESSAGE_FIELDS[kind].items():
+    for name, (field_kind, required) in fields[kind].items():
         value = message.get(name)
         if value is not None or required:
             _check_field(name, field_kind, value)

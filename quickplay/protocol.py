@@ -1,4 +1,4 @@
-"""The JSON protocol's `quick_play` message (docs/protocol.md), mixed into games.protocol.PlayConsumer.
+"""The JSON protocol's `quick_play` message (docs/protocol.md): a part of games.protocol.PlayConsumer (games/socket_parts.py).
 
 `{"type": "quick_play", "action": "join", "variant": "japanese", "stake": 0, "bots": false}`
 queues the program's player and answers with the entry's status; `"action": "leave"` takes
@@ -13,6 +13,8 @@ import asyncio
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from games.frames import reply_to
+from games.socket_parts import ProgramPart
 from joker_site.db_threads import in_thread
 from joker_site.refusals import Refusal
 
@@ -23,12 +25,20 @@ from .models import EntryStatus, QueueEntry
 ACTIONS = ("join", "leave", "status")
 
 
-class QuickPlayProtocol:
-    """The quick play part of a protocol connection (needs PlayConsumer's send_json and _subscribe)."""
+class QuickPlayProgramPart(ProgramPart):
+    """Quick play on the program's socket (games/socket_parts.py): the `quick_play` message,
+    and the queue's notices while the connection's player waits."""
 
-    quick_queue = None  # the queue this connection follows while its player waits (a key)
-    quick_groups = ()
-    quick_seen_task = None  # tells the queue the player is still there (consumers.keep_seen)
+    messages = {
+        "quick_play": {"action": ("text", True), "variant": ("text", False), "stake": ("whole", False),
+                       "bots": ("flag", False)},
+    }
+
+    def __init__(self, connection):
+        super().__init__(connection)
+        self.quick_queue = None  # the queue this connection follows while its player waits (a key)
+        self.quick_groups = ()
+        self.quick_seen_task = None  # tells the queue the player is still there (consumers.keep_seen)
 
     async def on_quick_play(self, message):
         action = message.get("action")
@@ -51,13 +61,11 @@ class QuickPlayProtocol:
         await self._answer_quick_play(status, message)
 
     async def _answer_quick_play(self, status, message=None):
-        from games.frames import reply_to as _reply
-
         self.quick_queue = [status["variant"], status["stake"], status["rated"]] \
             if status["status"] == EntryStatus.WAITING else None
-        await self.send_json(_reply(message, status))
+        await self.send_json(reply_to(message, status))
         if status["status"] == EntryStatus.PAIRED:
-            await self._subscribe(status["table"])
+            await self.follow_table(status["table"])
         if status["status"] != EntryStatus.WAITING:
             await self._forget_quick_play_if_idle()
 
@@ -70,9 +78,9 @@ class QuickPlayProtocol:
 
     async def _forget_quick_play_if_idle(self):
         if self.quick_queue is None:
-            await self.forget_quick_play()
+            await self.closed()
 
-    async def forget_quick_play(self):
+    async def closed(self):
         """Leave the quick play groups (when the connection closes, or stops waiting)."""
         await stop_keeping_seen(self.quick_seen_task)
         self.quick_seen_task = None

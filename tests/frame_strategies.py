@@ -12,7 +12,9 @@ from dataclasses import dataclass, field
 from hypothesis import strategies as st
 
 from games.frames import MAX_DEPTH, MAX_FRAME_CHARS
-from games.protocol import LANGUAGES, MESSAGE_FIELDS
+from games.protocol import LANGUAGES, message_fields
+
+MESSAGE_FIELDS_ALL = message_fields()  # the match's messages and its parts' (chat, quick play)
 
 ABSENT = object()  # a message without an id (an id may be null)
 LATER = "later"
@@ -92,7 +94,7 @@ NOT_JSON_NUMBERS = ["NaN", "-NaN", "Infinity", "-Infinity", "1e400", "-1e999", "
 # Not JSON at all, or more digits than any bigint (19 nines already are), up to past the frame's size.
 huge_numbers = (st.sampled_from(NOT_JSON_NUMBERS) | st.integers(19, 4200).map(lambda n: "9" * n)
                 | st.integers(19, 4200).map(lambda n: "-" + "9" * n))
-number_fields = st.sampled_from([(kind, name) for kind, fields in MESSAGE_FIELDS.items()
+number_fields = st.sampled_from([(kind, name) for kind, fields in MESSAGE_FIELDS_ALL.items()
                                  for name, (field_kind, _required) in fields.items() if field_kind == "whole"])
 
 
@@ -137,7 +139,7 @@ def not_unicode(draw):
 # --- messages of the wrong shape ---------------------------------------------------------
 
 not_a_type = (st.just(ABSENT) | nulls | bools | ints | floats | json_lists | json_objects
-              | texts.filter(lambda v: v not in MESSAGE_FIELDS))
+              | texts.filter(lambda v: v not in MESSAGE_FIELDS_ALL))
 
 
 @st.composite
@@ -160,8 +162,8 @@ WRONG = {
     "language": bools | ints | floats | texts.filter(lambda v: v not in LANGUAGES) | json_lists | json_objects,
     "flag": ints | floats | texts | json_lists | json_objects,
 }
-types_with_fields = st.sampled_from([kind for kind, fields in MESSAGE_FIELDS.items() if fields])
-field_choices = {kind: st.sampled_from(sorted(fields)) for kind, fields in MESSAGE_FIELDS.items() if fields}
+types_with_fields = st.sampled_from([kind for kind, fields in MESSAGE_FIELDS_ALL.items() if fields])
+field_choices = {kind: st.sampled_from(sorted(fields)) for kind, fields in MESSAGE_FIELDS_ALL.items() if fields}
 
 
 @st.composite
@@ -170,7 +172,7 @@ def wrong_fields(draw):
     kind = draw(types_with_fields)
     wrong_name = draw(field_choices[kind])
     message = {"type": kind}
-    for name, (field_kind, _required) in MESSAGE_FIELDS[kind].items():
+    for name, (field_kind, _required) in MESSAGE_FIELDS_ALL[kind].items():
         if name == wrong_name:
             message[name] = draw(WRONG[field_kind])
         elif draw(bools):
