@@ -7,7 +7,6 @@ sends forms as JSON. A consumer never forwards state it was given: on every
 
 import asyncio
 import logging
-import time
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
@@ -19,6 +18,7 @@ from accounts.sockets import MemberSocket
 from joker_site.db_threads import in_thread, move_in_thread
 from joker_site.refusals import Refusal
 
+from . import live
 from .consumer_dispatch import DispatchWithoutHop
 from .frames import UnreadableFrame, read_json_object
 from .notice_turns import LaterUpdates
@@ -28,9 +28,7 @@ from .services.spectators import WatchRefused
 from .socket_parts import page_frames, page_parts_for
 from .table_reads import (
     follow_move_notice,
-    match_of_table,
     note_spectators,
-    remember_outcome,
     shared_table_read,
 )
 
@@ -103,9 +101,9 @@ class TableConsumer(DispatchWithoutHop, MemberSocket, AsyncWebsocketConsumer):
         self.language = page_socket_language(self.scope)
         self.player = await player_for_scope(self.scope)
         self.group = table_group(self.table_id)
-        refusal = await in_thread(in_language(_watch_refusal, self.language))(self.table_id, self.player)
-        if refusal is False:
-            await self.close(code=4404)  # no such table
+        refusal = await in_thread(in_language(spectators.refusal_to_follow, self.language))(self.table_id, self.player)
+        if refusal is not None and refusal.code == "no_such_table":
+            await self.close(code=4404)
             return
         if refusal is not None:
             await self.accept()
@@ -180,9 +178,8 @@ class TableConsumer(DispatchWithoutHop, MemberSocket, AsyncWebsocketConsumer):
         if part is not None:  # a chat frame
             await part.receive(frame)
             return
-        handler = resign_for_player if frame["type"] == "resign" else act_for_player
         self.own_move_next = False
-        outcome = await move_in_thread(in_language(handler, self.language))(self.table_id, self.player, frame)
+        outcome = await move_in_thread(in_language(act_for_player, self.language))(self.table_id, self.player, frame)
         self.own_move_next = outcome is None  # its notice is the next this tab handles: it skips the turns
         if outcome is not None:
             await self.send_error(outcome)
@@ -282,16 +279,6 @@ def parse_browser_frame(text_data) -> dict:
 CLOSE_WATCH_REFUSED = 4403
 
 
-def _watch_refusal(table_id, player):
-    """False when there is no such table; else why `player` may not follow it, or None."""
-    from .models import Table
-
-    table = Table.objects.select_related("creator__user").filter(pk=table_id).first()
-    if table is None:
-        return False
-    return spectators.watch_refusal(table, player)
-
-
 def _refusal_fragment(table_id, player, refusal, language) -> str:
     from .models import Table
 
@@ -302,31 +289,11 @@ def _refusal_fragment(table_id, player, refusal, language) -> str:
 
 
 def act_for_player(table_id, player, frame) -> str | None:
-    """Perform a browser's action through `matches.perform`, the protocol's way in (the
-    seat is found under the match's lock); the refusal's message, or None when applied.
-    What the move read serves this process's other tabs of the table, as the protocol's."""
-    from .services.matches import perform
-
-    def move(match_id):
-        started = time.monotonic()
-        remember_outcome(perform(match_id, player, frame["action"], frame["version"]), started)
-
-    return _refusal_message(table_id, move)
-
-
-def resign_for_player(table_id, player, frame) -> str | None:
-    from .services.matches import resign
-
-    return _refusal_message(table_id, lambda match_id: resign(match_id, player))
-
-
-def _refusal_message(table_id, change) -> str | None:
-    """Make `change` to the table's match; the refusal's message for the page, or None."""
-    match_id = match_of_table(table_id)
-    if match_id is None:
-        return _("The match has not started yet.")
+    """A page's move or resignation (games/live.py, the protocol's way in too): the refusal's
+    message for the page, or None when it was made."""
+    command = live.Resign() if frame["type"] == "resign" else live.Move(frame["action"], frame["version"])
     try:
-        change(match_id)
+        live.act(live.match_at_table(table_id), player, command)
     except Refusal as refusal:
         return refusal.message
     return None

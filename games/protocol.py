@@ -14,7 +14,6 @@ message; it changes nothing and keeps the socket open.
 import functools
 import json
 import logging
-import time
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -27,6 +26,7 @@ from accounts.sockets import CLOSE_CREDENTIALS_GONE, token_group, user_group
 from joker_site.db_threads import in_thread, move_in_thread
 from joker_site.refusals import Refusal  # every service's refusals are one, sent as they are
 
+from . import live
 from .consumer_dispatch import DispatchWithoutHop
 from .frames import NotAnObject, UnreadableFrame, read_json_object
 from .frames import reply_to as _reply
@@ -42,7 +42,6 @@ from .table_reads import (
     read_at_least,
     read_once,
     read_table_now,
-    remember_outcome,
 )
 
 log = logging.getLogger(__name__)
@@ -196,7 +195,9 @@ class PlayConsumer(DispatchWithoutHop, AsyncWebsocketConsumer):
             table_id = await in_thread(_table_of_match)(message["match"])
         else:
             table_id = message["table"]
-        await in_thread(_check_may_watch)(table_id, self.player)
+        refusal = await in_thread(spectators.refusal_to_follow)(table_id, self.player)
+        if refusal is not None:
+            raise refusal
         self.tables.pop(table_id, None)  # send the position even if this version went out before
         await self._subscribe(table_id, message)
 
@@ -562,18 +563,6 @@ def _table_of_match(match_id) -> int:
     return table_id
 
 
-def _check_may_watch(table_id, player):
-    """Refuse to follow a table this player may not see (services/spectators.py decides)."""
-    from .models import Table
-
-    table = Table.objects.select_related("creator__user").filter(pk=table_id).first()
-    if table is None:
-        raise Refusal("no_such_table", _("There is no such table."))
-    refusal = spectators.watch_refusal(table, player)
-    if refusal is not None:
-        raise refusal
-
-
 def _view_in_memory(table_id, player, version):
     """A notice's view made on the event loop from what this process holds: its read of
     the table at `version` or later, that read's public seats and the position itself.
@@ -655,19 +644,14 @@ def _table_payload(table_id, player, version=None):
 
 
 def _act(player, match_id, version, action):
-    """Perform the action; (table id, the actor's new view) or a refusal (with the match's version)."""
-    from .services.matches import perform
-
-    started = time.monotonic()
-    outcome = perform(match_id, player, action, version)
-    read = remember_outcome(outcome, started)
+    """Make the move (games/live.py); (table id, the actor's new view) or a refusal (with the match's version)."""
+    outcome, read = live.act(match_id, player, live.Move(action, version))
     return read.match.table_id, _view_from(read, player, outcome.state)
 
 
 def _resign(player, match_id):
-    from .services.matches import resign
     from .services.presenter import seat_view
 
-    seat = resign(match_id, player)
+    outcome, _read = live.act(match_id, player, live.Resign())
     match = match_for_view(pk=match_id)
-    return match.table_id, seat_view(match, seat)
+    return match.table_id, seat_view(match, outcome.seat)

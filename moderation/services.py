@@ -19,8 +19,8 @@ from coins import memos
 from coins import services as coins
 from coins.models import Account, Stake
 from conduct.models import Pause, WalkOut
+from games import live
 from games.models import Match, MatchStatus, Seat, Table, TableStatus
-from games.services.matches import MatchError, abort, resign
 from games.services.tables import close_unstarted, stand
 from joker_site.refusals import Refusal
 
@@ -89,7 +89,7 @@ def abort_match(match_id, reason, actor):
                                           % {"match": match, "status": match.get_status_display().lower()})
         details = {"table_id": match.table_id, "version": match.version,
                    "players": _seated_players(match.table), "refunds": _held_stakes(match.table)}
-        abort(match.pk, ABORTED_BY_STAFF_MEMO)  # the row lock above means it is still running
+        live.submit(match.pk, None, live.Abort(ABORTED_BY_STAFF_MEMO))  # the row lock above means it is still running
         return audit.record(actor, AuditAction.ABORT_MATCH, match, reason, details)
 
 
@@ -171,8 +171,8 @@ def _leave_tables(user):
             if match is None:
                 continue
             try:
-                resign(match.pk, player)
-            except MatchError:  # it ended meanwhile: nothing left to leave
+                live.submit(match.pk, player, live.Resign())
+            except live.MatchError:  # it ended meanwhile: nothing left to leave
                 continue
             left.append({"table_id": table.pk, "match_id": match.pk, "how": "resigned"})
     return left

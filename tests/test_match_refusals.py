@@ -108,12 +108,39 @@ def test_a_player_who_resigned_cannot_move_through_the_browser_or_the_protocol()
 
 
 def _calls_in(relative_path):
+    """The names a module calls: `f(...)` as "f", `module.f(...)` as "module.f"."""
     tree = ast.parse((ROOT / relative_path).read_text(encoding="utf-8"))
-    return {node.func.id for node in ast.walk(tree) if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)}
+    calls = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            calls.add(node.func.id)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and isinstance(node.func.value, ast.Name):
+            calls.add(f"{node.func.value.id}.{node.func.attr}")
+    return calls
 
 
 def test_the_browser_and_the_protocol_enter_a_match_through_the_same_function():
+    """games/live.py is the one way in: both sockets submit through its `act`, and neither
+    reaches for the match service's functions."""
     for front in ("games/consumers.py", "games/protocol.py"):
         calls = _calls_in(front)
-        assert "perform" in calls, front
-        assert not calls & {"_perform_locked", "_apply", "_after_move", "_save"}, front
+        assert "live.act" in calls, front
+        assert not calls & {"perform", "resign", "matches.perform", "matches.resign", "_perform_locked", "_apply",
+                            "_after_move", "_save"}, front
+
+
+def test_only_the_one_way_in_calls_the_functions_that_change_a_running_match():
+    """Outside games/services/matches.py itself, only games/live.py calls the functions that change
+    a running match (the tests and the benchmark scripts aside)."""
+    changing = {"perform", "resign", "abort", "clock_ran_out", "grace_ran_out"}
+    callers = []
+    for path in sorted(ROOT.glob("*/**/*.py")):
+        relative = path.relative_to(ROOT).as_posix()
+        if relative.split("/")[0] in ("tests", "scripts", ".venv", "node_modules") \
+                or relative in ("games/services/matches.py", "games/live.py"):
+            continue
+        calls = _calls_in(relative)
+        if calls & (changing | {f"matches.{name}" for name in changing}):
+            callers.append(relative)
+    assert callers == []

@@ -10,7 +10,7 @@ UPDATE that bumps the version (`deadline`), and `Seat.disconnected_at`.
 
 Celery beat runs `tick` every `CLOCK_TICK_SECONDS` (1 s): one indexed query for
 the due deadlines and one for the lapsed graces, each handed to its conditional
-action (`matches.clock_ran_out`, `matches.grace_ran_out`), which acts only if
+action (games/live.py: a `ClockMove`, a `Forfeit`), which acts only if
 nothing has changed since, under the match's row lock. So a late, doubled or
 redelivered tick does nothing, and a deadline is acted on within about a
 second. No task is queued per move. Beat's slower `sweep` releases seats whose
@@ -120,20 +120,20 @@ def unfilled_tables(now: datetime) -> list[int]:
 Action = Callable[..., bool]
 
 
-def tick(*, clock_ran_out: Action, grace_ran_out: Action) -> dict:
+def tick(*, move_for_absent: Action, forfeit_lapsed: Action) -> dict:
     """Beat's tick (every CLOCK_TICK_SECONDS): act on every deadline and grace that has passed.
 
     Each action is conditional and reports whether it acted; the counts say how many did."""
     now = timezone.now()
     done = {"clocks": 0, "graces": 0}
     for match_id, version in due_clocks(now):
-        done["clocks"] += bool(clock_ran_out(match_id, version))
+        done["clocks"] += bool(move_for_absent(match_id, version))
     for seat_id, disconnected_at in lapsed_graces(now):
-        done["graces"] += bool(grace_ran_out(seat_id, disconnected_at))
+        done["graces"] += bool(forfeit_lapsed(seat_id, disconnected_at))
     return done
 
 
-def sweep(*, release_unseen_seats: Callable[[datetime], int], clock_ran_out: Action, grace_ran_out: Action,
+def sweep(*, release_unseen_seats: Callable[[datetime], int], move_for_absent: Action, forfeit_lapsed: Action,
           close_stale_table: Callable[[int], bool]) -> dict:
     """Beat's slower round: release seats whose web process died (their grace runs from when
     they were last seen, and one that has already run out is acted on now), say every running
@@ -142,7 +142,7 @@ def sweep(*, release_unseen_seats: Callable[[datetime], int], clock_ran_out: Act
     done = {"tables": 0}
     # Seats whose web process died with their sockets open: their grace time starts when they were last seen.
     done["unseen"] = release_unseen_seats(now)
-    done |= tick(clock_ran_out=clock_ran_out, grace_ran_out=grace_ran_out)
+    done |= tick(move_for_absent=move_for_absent, forfeit_lapsed=forfeit_lapsed)
     # Notices are sent at most once: any connection that missed one catches up now.
     broadcast.tables_are_at(Match.objects.filter(status=MatchStatus.RUNNING).values_list("table_id", "version"))
     for table_id in unfilled_tables(now):

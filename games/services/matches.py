@@ -46,13 +46,17 @@ class MatchError(Refusal):
 
 @dataclass
 class Outcome:
-    version: int
-    finished: bool
-    # The committed match (table and seats with players loaded) and its position:
-    # enough to render any seat's view without reading the database again.
+    """What a command submitted to a match did (games/live.py). A move's carries the committed
+    match (table and seats with players loaded) and its position: enough to render any seat's
+    view without reading the database again. A resignation's carries the seat left; a clock's or
+    staff's command only whether it `changed` anything (a late tick changes nothing)."""
+
+    version: int | None
+    finished: bool | None
     match: Match | None = None
     state: object = None
     seat: int | None = None
+    changed: bool = True
 
 
 # --- Loading and saving -----------------------------------------------------------

@@ -49,6 +49,15 @@ class WatchRefused(Refusal):
     """Someone without a seat may not watch this match (its code says why)."""
 
 
+def refusal_to_follow(table_id: int, player) -> Refusal | None:
+    """Why `player` may not follow the table `table_id` (a socket that opens on it, a program's
+    `watch` or `resync`): `no_such_table`, a `WatchRefused`, or None when they may."""
+    table = Table.objects.select_related("creator__user").filter(pk=table_id).first()
+    if table is None:
+        return Refusal("no_such_table", _("There is no such table."))
+    return watch_refusal(table, player)
+
+
 def watch_refusal(table: Table, player, seats=None) -> WatchRefused | None:
     """Why `player` may not follow `table` without a seat, or None when they may (`seats`:
     the table's seats, when the caller has read them)."""
