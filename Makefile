@@ -70,6 +70,7 @@ endef
 # (no test selected) is not a failure.
 test: install $(CHROMIUM)
 	$(VENV)/bin/ruff check --quiet .
+	$(VENV)/bin/lint-imports --no-cache >/dev/null || $(VENV)/bin/lint-imports --no-cache
 	scripts/ensure_services.sh
 	PY=$(PY) E2E_ARTIFACTS=$(E2E_ARTIFACTS) \
 		UNIT_DATABASE_URL=$(TEST_DATABASE_URL) UNIT_REDIS_URL=$(TEST_REDIS_URL) \

@@ -49,9 +49,9 @@ REFUSAL_CODES = frozenset({
 def limits() -> dict:
     """The flood limits: a burst (so many in so many seconds) and a per-minute count."""
     return {
-        "burst": getattr(settings, "CHAT_BURST_MESSAGES", 3),
-        "burst_seconds": getattr(settings, "CHAT_BURST_SECONDS", 5),
-        "minute": getattr(settings, "CHAT_MINUTE_MESSAGES", 12),
+        "burst": settings.CHAT_BURST_MESSAGES,
+        "burst_seconds": settings.CHAT_BURST_SECONDS,
+        "minute": settings.CHAT_MINUTE_MESSAGES,
     }
 
 

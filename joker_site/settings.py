@@ -291,6 +291,11 @@ NOTICE_GATE_MOVES = env_int("NOTICE_GATE_MOVES", 1, minimum=1)
 # ...and draws at most this many in a row while no move begins, then pauses up to so long.
 NOTICE_BURST = env_int("NOTICE_BURST", 8, minimum=1)
 NOTICE_BURST_PAUSE_MS = env_int("NOTICE_BURST_PAUSE_MS", 10, minimum=0)
+# The table chat's flood limits (chat/services.py): a burst of at most so many messages in so
+# many seconds, and at most so many a minute, per author.
+CHAT_BURST_MESSAGES = env_int("CHAT_BURST_MESSAGES", 3, minimum=1)
+CHAT_BURST_SECONDS = env_int("CHAT_BURST_SECONDS", 5, minimum=1)
+CHAT_MINUTE_MESSAGES = env_int("CHAT_MINUTE_MESSAGES", 12, minimum=1)
 # The clocks (games/services/clocks.py): each second one indexed query for the due deadlines
 # and one for the lapsed graces; a tick not run within a few seconds is dropped (the next one
 # does its work). The slower sweep releases seats of dead web processes and closes unfilled tables.
