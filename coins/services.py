@@ -16,12 +16,11 @@ from django.utils.translation import gettext, ngettext
 from joker_site.refusals import Refusal
 
 from .models import Account, Entry, EntryKind, Payout, Stake
+from .stakes import TABLE_STAKES
 
 WELCOME_GRANT = 1000
 DAILY_BONUS = 100
-# The stakes a coin table may have, in Domino Coin per seat (0, a free table, is none): the
-# ledger's rule, which the table options offer (games/options.py STAKES).
-TABLE_STAKES = (25, 50, 100, 250)
+# The stakes a coin table may have (coins/stakes.py).
 # The daily bonus is for a player who is low: fewer coins than this, counting
 # coins staked at tables, i.e. not even four stakes of the smallest table.
 BONUS_THRESHOLD = 4 * min(TABLE_STAKES)

@@ -197,7 +197,7 @@ def page_context(table, player, match=None, public=None, watching=None) -> dict:
     me = seat_of(table, player)
     state = load_state(match)
     sv = seat_view(match, me, state=state, public=public)
-    return match_context(sv, me, card_refusals(state, me), finished_trick(match, sv["view"])) | {
+    return match_context(sv, me, card_refusals(state, me), finished_trick(sv["view"])) | {
         "table": table,
         "rematch": rematch_offer(table, player),
         "match_end": match_end(sv, table, sheet_names(sv["seats"]), me),

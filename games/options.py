@@ -10,7 +10,7 @@ theirs from this module.
 
 from django.utils.translation import gettext_lazy as _
 
-from coins.services import TABLE_STAKES
+from coins.stakes import TABLE_STAKES
 
 from .engine.classic import GAME_TYPES, KHISHTI_VALUES, PULKA_BONUS_MODES, ClassicOptions
 from .engine.japanese import TARGETS, JapaneseOptions
@@ -67,7 +67,7 @@ def khishti_for_engine(stored: str):
 
 # --- The site's options -------------------------------------------------------------------
 
-STAKES = TABLE_STAKES  # Domino Coin per seat; 0 is a free table (the ledger says which: coins/services.py)
+STAKES = TABLE_STAKES  # Domino Coin per seat; 0 is a free table (the ledger says which: coins/stakes.py)
 CLOCK_SECONDS = (15, 25, 30, 60, 120)  # the move clock's choices
 DEFAULT_CLOCK_SECONDS = 30
 # A reserve per seat, spent only when a move takes longer than the move clock (0: none).

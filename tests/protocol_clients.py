@@ -19,6 +19,7 @@ from games.services.tables import TableSettings
 from joker_site.asgi import application
 from tests.factories import make_player
 from tests.live_clients import CARD_TOKEN, leaked
+from tests.view_cards import cards_of_this_deal
 
 TIMEOUT = 10
 
@@ -94,7 +95,19 @@ class ProgramClient:
 
 
 def cards_in_message(message) -> set[str]:
-    return set(CARD_TOKEN.findall(json.dumps(message)))
+    """The cards a message shows of the deal being played (a view's recall of the deal before
+    left out: tests/view_cards.py), and any card-like word anywhere else in it."""
+    return cards_of_this_deal(message) | set(CARD_TOKEN.findall(json.dumps(_without_views(message))))
+
+
+def _without_views(value):
+    if isinstance(value, dict):
+        if "deal_index" in value and "last_trick" in value:
+            return None  # a view: its cards are cards_of_this_deal's
+        return {k: _without_views(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_without_views(v) for v in value]
+    return value
 
 
 def without_type(message) -> dict:

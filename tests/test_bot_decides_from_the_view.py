@@ -132,3 +132,20 @@ def _japanese_same_looking_deal(state, seat):
             if rebuilt.view(seat) == view:
                 return rebuilt
     return None
+
+
+@pytest.mark.parametrize("variant", ["classic", "japanese"])
+def test_the_previous_deals_tricks_a_view_recalls_are_no_cards_of_the_new_deal_to_the_bot(variant):
+    """Until a deal's first card the view recalls the deal before (its final trick and tricks);
+    the bot's observation of the new deal counts none of those cards as played."""
+    from games.engine.bot import observe
+
+    state = ClassicState({"game_type": "standard", "first_dealer": 0}) if variant == "classic" \
+        else JapaneseState({"target": 31})
+    rng = random.Random(8)
+    play_random(state, rng, until_deal=1)
+    play_random(state, rng, max_moves=1)  # the second deal is dealt
+    while state.phase is not Phase.PLAY:
+        play_random(state, rng, max_moves=1)  # the trump choice and the bids
+    assert state.view(state.to_act)["tricks"]  # the view still recalls the first deal
+    assert observe(state, state.to_act).plays == []

@@ -26,23 +26,19 @@ from games.engine import (
     replay_record,
     to_record,
 )
-from games.engine.cards import CARD_INDEX, CARD_NAMES, mask_to_cards
+from games.engine.cards import CARD_NAMES, mask_to_cards
 from games.engine.errors import RecordError
 from games.engine.record import state_from_record
 from games.engine.state import GameState
+from tests.view_cards import cards_of_this_deal
 
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 CLASSIC_TYPES = st.sampled_from(["standard", "nines", "short", "full"])
 
 
 def cards_in(value) -> set[str]:
-    if isinstance(value, str):
-        return {value} if value in CARD_INDEX else set()
-    if isinstance(value, dict):
-        return set().union(set(), *(cards_in(v) for v in value.values()))
-    if isinstance(value, list):
-        return set().union(set(), *(cards_in(v) for v in value))
-    return set()
+    """Every card name a view shows of the deal being played (tests/view_cards.py)."""
+    return cards_of_this_deal(value)
 
 
 def fingerprint(state):

@@ -8,17 +8,12 @@ import pytest
 from games.engine import Bid, ChooseTrump, ClassicState, JapaneseState, Phase, Play, play_random
 from games.engine.cards import CARD_INDEX
 from games.engine.scenario import advance_to_deal, classic_cards, japanese_cards
+from tests.view_cards import cards_of_this_deal
 
 
 def cards_in(value) -> set[str]:
-    """Every card name anywhere in a JSON value."""
-    if isinstance(value, str):
-        return {value} if value in CARD_INDEX else set()
-    if isinstance(value, dict):
-        return set().union(*(cards_in(v) for v in value.values())) if value else set()
-    if isinstance(value, list):
-        return set().union(*(cards_in(v) for v in value)) if value else set()
-    return set()
+    """Every card name a view shows of the deal being played (tests/view_cards.py)."""
+    return cards_of_this_deal(value)
 
 
 def three_card_state():
@@ -67,6 +62,7 @@ def test_classic_view_shows_bids_forbidden_bid_trick_with_joker_modes_last_trick
     assert view["last_trick"] == {
         "cards": [{"seat": 0, "play": "AS"}, {"seat": 1, "play": "8S"}, {"seat": 2, "play": "QS"}, {"seat": 3, "play": "TS"}],
         "winner": 0,
+        "deal": view["deal_index"],
     }
     assert view["tricks_taken"] == [1, 0, 0, 0]
     assert state.view(3)["legal_actions"] == [{"seat": 3, "play": "9D"}]
@@ -189,9 +185,9 @@ def test_view_recalls_every_finished_trick_of_the_deal_with_its_leader_cards_and
     while not state.is_over() and state.deal_index < (8 if variant == "classic" else 3):
         play_random(state, rng, max_moves=1)
         deals = state.record_deals()
-        if len(deals) != deals_seen:  # a new deal: nothing played in it yet
-            expected, deals_seen = [], len(deals)
         plays = [action for action in deals[-1]["actions"] if "play" in action]
+        if len(deals) != deals_seen and plays:  # a new deal's first card: the previous deal's tricks go
+            expected, deals_seen = [], len(deals)
         if len(plays) // state.seats > len(expected):
             cards = plays[len(expected) * state.seats : (len(expected) + 1) * state.seats]
             expected.append({"leader": cards[0]["seat"], "cards": cards, "winner": state.last_trick[1]})
@@ -201,8 +197,33 @@ def test_view_recalls_every_finished_trick_of_the_deal_with_its_leader_cards_and
             assert set(view) == keys
             assert view["tricks"] == expected
             if expected:
-                assert view["last_trick"] == {"cards": expected[-1]["cards"], "winner": expected[-1]["winner"]}
+                assert {key: view["last_trick"][key] for key in ("cards", "winner")} == {
+                    "cards": expected[-1]["cards"], "winner": expected[-1]["winner"]}
         checked += len(expected)
     assert checked > 100
     assert jokers and all(("joker" in card) == (variant == "classic") for card in jokers)  # each joker's call is kept
     assert any("suit" in card for card in jokers)
+
+
+@pytest.mark.parametrize("variant", ["classic", "japanese"])
+def test_a_view_keeps_the_previous_deals_final_trick_until_the_next_deals_first_card(variant):
+    """Perfect recall across the deal boundary: the final trick of a deal stays every view's
+    last trick (with its deal), and its tricks the view's `tricks`, from the moment the next deal
+    is dealt until a card of it is played."""
+    state = ClassicState({"game_type": "standard", "first_dealer": 0}) if variant == "classic" \
+        else JapaneseState({"target": 31})
+    rng = random.Random(5)
+    play_random(state, rng, until_deal=1)  # the first deal played out; the next not yet dealt
+    assert state.phase is Phase.DEAL
+    waiting = state.view(None)
+    final = waiting["last_trick"]
+    assert final["deal"] == 0 and len(final["cards"]) == state.seats
+    play_random(state, rng, max_moves=1)  # the next deal is dealt
+    assert state.deal_index == 1 and state.phase is not Phase.DEAL
+    while not state.trick:
+        for seat in (None, *range(state.seats)):
+            view = state.view(seat)
+            assert view["last_trick"] == final and view["tricks"] == waiting["tricks"]
+        play_random(state, rng, max_moves=1)  # a trump choice, the bids, then the first card
+    view = state.view(None)
+    assert view["last_trick"] is None and view["tricks"] == []

@@ -83,8 +83,9 @@ def test_the_last_trick_of_a_deal_stays_the_last_trick_taken_while_the_next_deal
         before = load_state(match).view(0)
         match = play_moves(match, rng, moves=1)
     view = load_state(match).view(0)
-    assert view["last_trick"] is None  # the engine's view forgets it once the next deal is dealt
-    trick = finished_trick(match, view)
+    assert view["deal_index"] == 1 and not view["trick"]
+    trick = finished_trick(view)  # the engine's view keeps it until the new deal's first card
+    assert trick == view["last_trick"]
     assert trick["deal"] == 0 and len(trick["cards"]) == 2
     last_two = [a for a in match.record["deals"][0]["actions"] if "play" in a][-2:]
     assert [entry["play"] for entry in trick["cards"]] == [a["play"] for a in last_two]

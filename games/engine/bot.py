@@ -95,8 +95,12 @@ def _play_of(rec) -> tuple[int, int, int, int]:
 
 
 def _plays_of_deal(view) -> list[tuple[int, int, int, int]]:
-    """Every card played so far in the view's deal, in order: the finished tricks, then the table."""
-    plays = [_play_of(rec) for trick in view["tricks"] for rec in trick["cards"]]
+    """Every card played so far in the view's deal, in order: the finished tricks, then the table.
+    Until a deal's first card the view still recalls the deal before (its `last_trick` names that
+    deal): none of those cards was played in this one."""
+    last = view["last_trick"]
+    tricks = view["tricks"] if last is not None and last["deal"] == view["deal_index"] else []
+    plays = [_play_of(rec) for trick in tricks for rec in trick["cards"]]
     plays.extend(_play_of(rec) for rec in view["trick"])
     return plays
 

@@ -307,6 +307,7 @@ class ClassicState(GameState):
 
     def _deal_indices(self, hands: list[list[int]], turned: int, masks: list[int] | None = None) -> None:
         """Start the deal from card indices already checked (fast path); ``masks``: their masks, if known."""
+        self._carry_last_trick()
         spec = self._plan[self.deal_index]
         self._dealt = hands
         self._cards = spec.cards

@@ -167,6 +167,7 @@ class JapaneseState(GameState):
 
     def _deal_indices(self, hands: list[list[int]], columns: list[list[tuple[int, int]]]) -> None:
         """Start the deal from card indices already checked (fast path)."""
+        self._carry_last_trick()
         self._dealt = hands
         self._dealt_cols = columns
         self.hands = [hand_mask(hands[0]), hand_mask(hands[1])]

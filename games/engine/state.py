@@ -85,6 +85,7 @@ class GameState(ABC):
 
     __slots__ = (
         "_actions",
+        "_carried_trick",
         "_deals",
         "_dealt",
         "_end",
@@ -190,6 +191,7 @@ class GameState(ABC):
         self._tricks_played = 0
         self._actions = []
         self._deals = []  # finished deals, as _current_deal gives them
+        self._carried_trick = None  # the previous deal's final trick, shown until this deal's first card
         self._results = []
         self._end = None
         self._moves_done = 0  # deals dealt + actions of finished deals
@@ -504,9 +506,9 @@ class GameState(ABC):
             if seat is not None:
                 own = mask_to_cards(self.hands[seat])
         last = None
-        finished_trick = self.last_trick
+        finished_trick, trick_deal = self._shown_last_trick()
         if finished_trick is not None:
-            last = {"cards": trick_to_public(finished_trick[0]), "winner": finished_trick[1]}
+            last = {"cards": trick_to_public(finished_trick[0]), "winner": finished_trick[1], "deal": trick_deal}
         view = {
             "variant": self.variant,
             "seat": seat,
@@ -520,7 +522,7 @@ class GameState(ABC):
             "leader": self.leader if phase is P_PLAY else None,
             "trick": trick_to_public(self.trick) if phase is P_PLAY else [],
             "last_trick": last,
-            "tricks": self._finished_tricks(),
+            "tricks": self._finished_tricks(finished_trick),
             "tricks_taken": list(self.taken) if in_deal else [0] * seats,
             "score_sheet": self.score_sheet(),
             "totals": list(self.totals),
@@ -533,16 +535,32 @@ class GameState(ABC):
         view.update(self._variant_view(in_deal))
         return view
 
-    def _finished_tricks(self) -> list[dict]:
-        """Every finished trick of the deal ``last_trick`` belongs to: leader, cards, winner.
+    def _carry_last_trick(self) -> None:
+        """Called as a deal is dealt: remember the previous deal's final trick, which the views
+        go on showing until the new deal's first card (perfect recall across the deal boundary)."""
+        self._carried_trick = self.last_trick if self._deals else None
+
+    def _shown_last_trick(self) -> tuple[tuple[list[tuple], int] | None, int | None]:
+        """(the last finished trick a view shows, the index of its deal): within a deal its own last
+        trick; from a new deal's dealing until its first card, the previous deal's final trick."""
+        finished_trick = self.last_trick
+        if finished_trick is not None:
+            return finished_trick, self.deal_index if self._dealt is not None else self.deal_index - 1
+        if self._dealt is not None and not self.trick and self._carried_trick is not None:
+            return self._carried_trick, self.deal_index - 1  # nothing of this deal is played yet
+        return None, None
+
+    def _finished_tricks(self, finished_trick) -> list[dict]:
+        """Every finished trick of the deal ``finished_trick`` (the view's last trick) belongs to:
+        leader, cards, winner.
 
         A trick's winner leads the next one; the last finished trick's winner is
-        ``last_trick``'s.
+        ``finished_trick``'s.
         """
-        finished_trick = self.last_trick
         if finished_trick is None:
             return []
-        actions = self._actions if self._dealt is not None else self._deals[-1][-1]
+        in_this_deal = self._dealt is not None and self.last_trick is not None
+        actions = self._actions if in_this_deal else self._deals[-1][-1]
         plays = [entry for entry in actions if entry[0] == H_PLAY]
         size = self.seats
         count = len(plays) // size * size

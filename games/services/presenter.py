@@ -6,11 +6,9 @@ decided) and adds the table's public facts. The browser renders it as HTML,
 the JSON protocol sends it as it is.
 """
 
-from django.core.cache import cache
 
-from joker_site.process_memo import ProcessMemo
 
-from ..engine import IllegalAction, Play, state_from_record
+from ..engine import IllegalAction, Play
 from ..fairness import public_commitments
 from ..models import Match, MatchStatus, Table
 from . import clocks, shown_ratings
@@ -152,31 +150,9 @@ def _play_probe(view: dict, seat: int, card: str) -> Play:
     return Play(seat, card, joker, "S" if leading else None)
 
 
-def finished_trick(match: Match, view: dict) -> dict | None:
-    """The last trick taken, as the table shows it: {"cards", "winner", "deal"}.
-
-    Within a deal it is the view's `last_trick`. A deal's final trick disappears from the
-    view the moment the next deal is dealt (at once, in the same move), so until the new
-    deal has a trick of its own it is read from the record: the finished deals replayed
-    without the new one, which is the position right after that trick. Played cards are
-    public; nothing else of those deals is shown."""
-    if view.get("last_trick") and view["last_trick"].get("cards"):
-        return {**view["last_trick"], "deal": view["deal_index"]}
-    finished_deals = view["deal_index"] if not view["finished"] else len(match.record["deals"])
-    if finished_deals < 1:
-        return None
-    key = f"final-trick:{match.pk}:{match.created_at.timestamp()}:{finished_deals}"
-    trick = _final_tricks.get(key)  # a finished deal's last trick never changes: this process's copy first
-    if trick is None:
-        trick = cache.get(key)
-    if trick is None:
-        after = state_from_record({**match.record, "deals": match.record["deals"][:finished_deals]})
-        last = after.view(None)["last_trick"]
-        trick = {**last, "deal": finished_deals - 1} if last and last.get("cards") else {}
-        cache.set(key, trick, timeout=24 * 3600)
-    _final_tricks.put(key, trick)
-    return trick or None
-
-
-# In-process copies of what never changes once known (a Redis round trip per seat and move otherwise).
-_final_tricks = ProcessMemo(4096)
+def finished_trick(view: dict) -> dict | None:
+    """The last trick taken, as the table shows it: the view's `last_trick` ({"cards", "winner",
+    "deal"}): within a deal its own last trick, and from a new deal's dealing until its first card
+    the previous deal's final trick (the engine's perfect recall across the deal boundary)."""
+    trick = view.get("last_trick")
+    return trick if trick and trick.get("cards") else None
