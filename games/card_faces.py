@@ -15,9 +15,9 @@ from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext, pgettext
 
-RANKS = "6789TJQKA"
-SUITS = "SCDH"
-JOKERS = ("X1", "X2")
+from .engine import JOKERS, RANKS, SUITS
+
+SUIT_SYMBOLS = {"S": "♠", "C": "♣", "D": "♦", "H": "♥"}
 # The 36-card Joker deck: the black sixes are replaced by the two jokers.
 ALL_CARDS = tuple(rank + suit for suit in SUITS for rank in RANKS if rank + suit not in {"6S", "6C"}) + JOKERS
 SIZES = ("xs", "sm", "md", "lg")

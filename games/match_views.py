@@ -6,15 +6,14 @@ from django.conf import settings
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
+from .card_faces import SUIT_SYMBOLS
+from .engine import SUITS
 from .engine_messages import message_for
 from .services import spectators
 from .services.matches import load_state
-from .services.presenter import SUIT_SYMBOLS, card_refusals, finished_trick, seat_of, seat_view
+from .services.presenter import card_refusals, finished_trick, seat_of, seat_view
 from .services.score_sheet import deal_summary, match_end, score_sheet, sheet_names
 from .templatetags.cards import seat_name
-
-SUITS = ("S", "C", "D", "H")
-
 
 # Where each seat sits as the page draws it, counted from me (at the bottom) in play order:
 # the next to play sits on my left, then across, then on my right.

@@ -15,10 +15,9 @@ from dataclasses import dataclass, field
 
 from . import engine
 from .card_faces import display_order
+from .engine import JOKERS
 from .engine.classic import PLANS
 from .engine.common import trick_to_public
-
-JOKERS = ("X1", "X2")
 
 
 @dataclass(frozen=True)

@@ -10,11 +10,9 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from games.engine import CARD_NAMES
+from games.engine import CARD_NAMES, SUITS
 
 from .texts import SEAT_NAMES
-
-SUITS = ("S", "C", "D", "H")
 
 
 def seat_name(players: list[str], seat: int) -> str:
@@ -126,7 +124,7 @@ def build(state, seat: int, players: list[str], *, interactive: bool, show_legal
                        for n in range((view.get("cards_per_player") or 0) + 1)]
     trump_buttons = []
     if interactive and view["phase"] == "trump":
-        trump_buttons = [{"value": f"trump {t}", "suit": t} for t in SUITS + ("none",)]
+        trump_buttons = [{"value": f"trump {t}", "suit": t} for t in (*SUITS, "none")]
 
     return {
         "variant": variant,
@@ -201,7 +199,7 @@ def action_words(record: dict, players: list[str]) -> dict | None:
         record.get("play", "AS") in CARD_NAMES
         and record.get("suit", "S") in SUITS
         and record.get("joker", "take") in ("take", "discard", None)
-        and record.get("trump", "none") in SUITS + ("none",)
+        and record.get("trump", "none") in (*SUITS, "none")
         and isinstance(record.get("bid", 0), int)
     )
     return {**record, "seat": seat_name(players, record["seat"])} if sound else None

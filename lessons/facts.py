@@ -8,10 +8,7 @@ rule the engine does not play.
 """
 
 from games import card_faces
-from games.engine import full_deck
-
-RANKS = "6789TJQKA"
-SUITS = "SCDH"
+from games.engine import RANKS, SUITS, full_deck
 
 
 class UnknownFact(ValueError):

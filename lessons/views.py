@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from accounts.players import player_for_request
-from games.engine import full_deck
+from games.engine import RANKS, SUITS, full_deck
 from games.engine_messages import message_for
 
 from . import board as boards
@@ -103,9 +103,9 @@ def _deck_rows():
     """The Joker deck, from the engine: the jokers, then each suit high to low."""
     deck = full_deck()
     rows = [[c for c in deck if c.startswith("X")]]
-    for suit in "SCDH":
+    for suit in SUITS:
         rows.append(sorted((c for c in deck if c.endswith(suit) and not c.startswith("X")),
-                           key=lambda c: -"6789TJQKA".index(c[0])))
+                           key=lambda c: -RANKS.index(c[0])))
     return rows
 
 

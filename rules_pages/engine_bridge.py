@@ -30,6 +30,9 @@ import json
 import random
 
 from games.engine import (
+    JOKERS,
+    RANKS,
+    SUITS,
     Bid,
     ChooseTrump,
     ClassicState,
@@ -48,9 +51,7 @@ from games.engine.classic import PLANS  # the schedule of deals of each game typ
 from .examples import ExampleError, choice_keys, deck_order, parse_choice, plays_of
 
 DECK = tuple(full_deck())
-SUITS = "SCDH"
-JOKERS = ("X1", "X2")
-RANKS_HIGH_FIRST = "AKQJT9876"
+RANKS_HIGH_FIRST = RANKS[::-1]
 SEED = 9  # the searches are seeded: the same example always gets the same cards and moves
 ATTEMPTS = 40  # card layouts tried before the bridge gives up on an example
 SEARCH_BUDGET = 3_000  # moves tried per layout in a search for a line of play

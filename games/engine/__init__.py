@@ -1,7 +1,7 @@
 """The Joker rules engine: pure Python, no Django. See docs/engine.md for the API."""
 
 from .actions import Bid, ChooseTrump, Play, action_from_record
-from .cards import CARD_NAMES, full_deck, shuffled_deck
+from .cards import CARD_NAMES, JOKERS, RANKS, SUITS, full_deck, shuffled_deck
 from .classic import ClassicOptions, ClassicState
 from .common import Phase
 from .dealing import deal_arguments, deal_from_deck
@@ -31,6 +31,9 @@ __all__ = [
     "CARD_NAMES",
     "ERROR_CODES",
     "FORMAT",
+    "JOKERS",
+    "RANKS",
+    "SUITS",
     "Bid",
     "ChooseTrump",
     "ClassicOptions",

@@ -12,9 +12,11 @@ from __future__ import annotations
 
 from operator import itemgetter
 
-RANKS = "6789TJQKA"
-SUITS = "SCDH"
+# The card alphabet every other module takes from here (games.engine exports it).
+RANKS = "6789TJQKA"  # low to high
+SUITS = "SCDH"  # the record's order
 SUIT_NAMES = {"S": "spades", "C": "clubs", "D": "diamonds", "H": "hearts"}
+JOKERS = ("X1", "X2")  # in place of the black sixes
 
 X1 = 0
 X2 = 9

@@ -15,8 +15,6 @@ from . import clocks, shown_ratings
 from .matches import held_seat, load_state
 from .results import standings
 
-SUIT_SYMBOLS = {"S": "♠", "C": "♣", "D": "♦", "H": "♥"}
-
 
 def seat_of(table: Table, player) -> int | None:
     return held_seat(table.seats.all(), player)
