@@ -291,6 +291,10 @@ NOTICE_GATE_MOVES = env_int("NOTICE_GATE_MOVES", 1, minimum=1)
 # ...and draws at most this many in a row while no move begins, then pauses up to so long.
 NOTICE_BURST = env_int("NOTICE_BURST", 8, minimum=1)
 NOTICE_BURST_PAUSE_MS = env_int("NOTICE_BURST_PAUSE_MS", 10, minimum=0)
+# Every web process tells the database on one heartbeat what its open sockets hold (seats,
+# spectators, members' pages, quick-play waiters: joker_site/heartbeat.py); a row unseen for
+# three beats belongs to a process that is gone.
+PRESENCE_BEAT_SECONDS = env_seconds("PRESENCE_BEAT_SECONDS", 5.0, minimum=0.1)
 # The table chat's flood limits (chat/services.py): a burst of at most so many messages in so
 # many seconds, and at most so many a minute, per author.
 CHAT_BURST_MESSAGES = env_int("CHAT_BURST_MESSAGES", 3, minimum=1)

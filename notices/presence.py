@@ -4,12 +4,13 @@ Every page of a member opens the site-wide socket (ws/notices/, notices/consumer
 Each web process counts its sockets per member in a row of its own
 (`SiteConnection(user, process)`), so two processes never write the same counter and
 one process's sockets closing cannot undo another's. A member is online while some
-row of theirs counts a page and was seen within PRESENCE_STALE_SECONDS.
+row of theirs counts a page and was seen within three heartbeats.
 
 A web process that dies (`kill -9`, a lost machine) closes none of its sockets: its
-rows would count pages for ever. So, like the tables' presence
-(games/services/presence.py), every process refreshes `seen_at` of the rows it holds
-each PRESENCE_BEAT_SECONDS; a row nobody refreshed for three beats no longer counts,
+rows would count pages for ever. So, on the process's one heartbeat
+(joker_site/heartbeat.py, with the seats, spectators and quick play), every process
+refreshes `seen_at` of the rows it holds each PRESENCE_BEAT_SECONDS; a row nobody
+refreshed for three beats no longer counts,
 and Celery beat's `notices.tasks.sweep_presence` deletes it and tells the member's
 friends (`sweep_lapsed`).
 
@@ -33,14 +34,11 @@ from django.db.models import F
 from django.urls import reverse
 from django.utils import timezone
 
-from joker_site.process_holds import ProcessHolds
+from joker_site import heartbeat
 
 from .models import SiteConnection
 
 log = logging.getLogger(__name__)
-
-PRESENCE_BEAT_SECONDS = 5
-PRESENCE_STALE_SECONDS = 3 * PRESENCE_BEAT_SECONDS  # three beats missed: the process is gone
 
 _process = {"pid": None, "name": None}
 
@@ -92,7 +90,7 @@ def page_closed(user_id: int, process: str | None = None) -> None:
 def _fresh(now=None):
     now = now or timezone.now()
     return SiteConnection.objects.filter(connections__gt=0,
-                                         seen_at__gte=now - timedelta(seconds=PRESENCE_STALE_SECONDS))
+                                         seen_at__gte=now - timedelta(seconds=heartbeat.stale_seconds()))
 
 
 def is_online(user_id: int) -> bool:
@@ -130,7 +128,7 @@ def sweep_lapsed(now=None) -> int:
     """Delete rows whose web process stopped beating (it died with the pages still
     counted) and tell those members' friends. Returns how many rows went."""
     now = now or timezone.now()
-    lapsed = SiteConnection.objects.filter(seen_at__lt=now - timedelta(seconds=PRESENCE_STALE_SECONDS))
+    lapsed = SiteConnection.objects.filter(seen_at__lt=now - timedelta(seconds=heartbeat.stale_seconds()))
     gone = 0
     for pk, user_id, seen_at in lapsed.values_list("pk", "user_id", "seen_at"):
         # Only if still unseen: a beat that came meanwhile keeps the row.
@@ -231,4 +229,4 @@ def beat() -> None:
             tell_friends(user_id)
 
 
-_holds = ProcessHolds("site-presence-beat", beat, lambda: PRESENCE_BEAT_SECONDS)
+_holds = heartbeat.Holds("site pages", beat)  # member's user id -> this process's open pages

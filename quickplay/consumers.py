@@ -6,8 +6,6 @@ follows the player's group (paired, taken out) and the queue group (someone came
 on each notice it renders the panel again, for its own player, in its page's language.
 """
 
-import asyncio
-import contextlib
 import logging
 from urllib.parse import parse_qs
 
@@ -18,6 +16,7 @@ from django.utils import translation
 
 from accounts.languages import page_socket_language
 from accounts.sockets import MemberSocket
+from joker_site import heartbeat
 from joker_site.db_threads import in_thread
 
 from . import services
@@ -26,31 +25,42 @@ from .models import EntryStatus, QueueEntry
 log = logging.getLogger(__name__)
 
 
-async def keep_seen(player, following):
-    """While the socket lives: every few seconds, when `following()` (it follows a waiting
-    entry), tell the queue the player is still there. A player whose every page closed is
-    taken out by the next pairing (services.still_here, QUICKPLAY_ABSENT_SECONDS)."""
-    while True:
-        await asyncio.sleep(services.SEEN_EVERY_SECONDS)
-        if following():
-            # A cancelled task stops waiting, but its thread still writes: `stop_keeping_seen`
-            # waits for the write (`task.writing`), so nothing says "still here" after the close.
-            writing = asyncio.current_task().writing = asyncio.ensure_future(in_thread(services.still_here)(player))
-            try:
-                await asyncio.shield(writing)
-            except Exception:  # the database away for a moment: the next beat tries again
-                log.exception("quick play: could not mark player %s as still here", player.pk)
+def _tell_still_here() -> None:
+    services.still_here_all(_waiting_players.snapshot())
 
 
-async def stop_keeping_seen(task):
-    """Stop `keep_seen`'s task, once any write it began has ended."""
-    if task is not None:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
-        writing = getattr(task, "writing", None)
-        if writing is not None:
-            await asyncio.wait([writing])
+# Players whose page or program in this process follows their waiting entry: on the process's
+# heartbeat (joker_site/heartbeat.py) the queue is told they are still there. A player whose
+# every page closed is taken out by the next pairing (QUICKPLAY_ABSENT_SECONDS).
+_waiting_players = heartbeat.Holds("quick-play waiters", _tell_still_here)
+
+
+class StillHere:
+    """Whether one socket holds its player as still waiting (for the heartbeat)."""
+
+    def __init__(self, player):
+        self.player_id = player.pk
+        self.held = False
+
+    async def follow(self, waiting: bool) -> None:
+        """The socket follows a waiting entry now (`waiting`), or no longer."""
+        if waiting and not self.held:
+            _waiting_players.hold(self.player_id)
+            self.held = True
+        elif not waiting and self.held:
+            await self.stop()
+
+    async def stop(self) -> None:
+        """No longer: once a beat that is writing now has finished, so nothing says "still here"
+        for this socket after it closed."""
+        if self.held:
+            self.held = False
+            await in_thread(_waiting_players.release_after_beat)(self.player_id)
+
+
+def forget_waiting_players() -> None:
+    """Forget this process's waiting players (tests whose sockets never closed)."""
+    _waiting_players.forget()
 
 
 class QuickPlayConsumer(MemberSocket, AsyncWebsocketConsumer):
@@ -70,11 +80,12 @@ class QuickPlayConsumer(MemberSocket, AsyncWebsocketConsumer):
         for group in self.groups_followed:
             await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
+        self.still_here = StillHere(self.player)
         await self.send_panel(go_if_paired=True)  # paired between the page's rendering and this socket
-        self.seen_task = asyncio.create_task(keep_seen(self.player, lambda: self.queue is not None))
 
     async def disconnect(self, code):
-        await stop_keeping_seen(getattr(self, "seen_task", None))
+        if getattr(self, "still_here", None) is not None:
+            await self.still_here.stop()
         await self.forget_member()
         for group in getattr(self, "groups_followed", ()):
             await self.channel_layer.group_discard(group, self.channel_name)
@@ -96,6 +107,7 @@ class QuickPlayConsumer(MemberSocket, AsyncWebsocketConsumer):
     async def send_panel(self, go_if_paired=False, dropped=""):
         html, self.queue = await in_thread(panel_html)(
             self.player, self.language, self.entry_id if go_if_paired else None, dropped)
+        await self.still_here.follow(self.queue is not None)
         await self.send(text_data=html)
 
 

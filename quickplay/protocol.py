@@ -8,7 +8,6 @@ player's group and the queue's: it is told `waiting` again when the number looki
 after join_table) when it is seated.
 """
 
-import asyncio
 
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -19,7 +18,7 @@ from joker_site.db_threads import in_thread
 from joker_site.refusals import Refusal
 
 from . import services
-from .consumers import keep_seen, stop_keeping_seen
+from .consumers import StillHere
 from .models import EntryStatus, QueueEntry
 
 ACTIONS = ("join", "leave", "status")
@@ -38,7 +37,7 @@ class QuickPlayProgramPart(ProgramPart):
         super().__init__(connection)
         self.quick_queue = None  # the queue this connection follows while its player waits (a key)
         self.quick_groups = ()
-        self.quick_seen_task = None  # tells the queue the player is still there (consumers.keep_seen)
+        self.still_here = None  # tells the queue the player is still there (consumers.StillHere)
 
     async def on_quick_play(self, message):
         action = message.get("action")
@@ -63,6 +62,8 @@ class QuickPlayProgramPart(ProgramPart):
     async def _answer_quick_play(self, status, message=None):
         self.quick_queue = [status["variant"], status["stake"], status["rated"]] \
             if status["status"] == EntryStatus.WAITING else None
+        if self.still_here is not None:
+            await self.still_here.follow(self.quick_queue is not None)
         await self.send_json(reply_to(message, status))
         if status["status"] == EntryStatus.PAIRED:
             await self.follow_table(status["table"])
@@ -74,7 +75,7 @@ class QuickPlayProgramPart(ProgramPart):
             self.quick_groups = (services.player_group(self.player.pk), services.QUEUE_GROUP)
             for group in self.quick_groups:
                 await self.channel_layer.group_add(group, self.channel_name)
-            self.quick_seen_task = asyncio.create_task(keep_seen(self.player, lambda: self.quick_queue is not None))
+            self.still_here = StillHere(self.player)
 
     async def _forget_quick_play_if_idle(self):
         if self.quick_queue is None:
@@ -82,8 +83,9 @@ class QuickPlayProgramPart(ProgramPart):
 
     async def closed(self):
         """Leave the quick play groups (when the connection closes, or stops waiting)."""
-        await stop_keeping_seen(self.quick_seen_task)
-        self.quick_seen_task = None
+        if self.still_here is not None:
+            await self.still_here.stop()
+            self.still_here = None
         for group in self.quick_groups:
             await self.channel_layer.group_discard(group, self.channel_name)
         self.quick_groups = ()

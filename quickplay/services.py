@@ -36,7 +36,6 @@ from .models import EntryStatus, QueueEntry
 QUICK_VARIANTS = (Variant.JAPANESE, Variant.CLASSIC)
 QUICK_STAKES = (0,) + options.STAKES
 QUEUE_GROUP = "quickplay"  # every socket following a queue: "the queue changed"
-SEEN_EVERY_SECONDS = 5  # how often an open page or program says its player is still there
 _shuffle = random.SystemRandom().shuffle
 
 
@@ -139,7 +138,14 @@ def join(player, variant, stake, bots=False) -> QueueEntry:
 
 def still_here(player) -> bool:
     """A page or program of the player follows the queue: the player has not gone (one UPDATE)."""
-    return QueueEntry.objects.filter(player=player, status=EntryStatus.WAITING).update(seen_at=timezone.now()) > 0
+    return still_here_all([player.pk]) > 0
+
+
+def still_here_all(player_ids) -> int:
+    """`still_here` for every player whose page or program in this process follows the queue (one
+    UPDATE, on the process's heartbeat: quickplay/consumers.py). Returns how many entries it kept."""
+    return QueueEntry.objects.filter(player_id__in=list(player_ids), status=EntryStatus.WAITING).update(
+        seen_at=timezone.now())
 
 
 def _already_waiting() -> QuickPlayError:

@@ -94,9 +94,13 @@ def _forget_presence_holds():
     yield
     from games.services import spectators
     from games.services.presence import forget_holds
+    from notices import presence as site_presence
+    from quickplay.consumers import forget_waiting_players
 
     forget_holds()
     spectators.forget_holds()
+    site_presence.forget_holds()
+    forget_waiting_players()
 
 
 @pytest.fixture(autouse=True)

@@ -370,11 +370,11 @@ def test_no_site_code_queues_a_task_beat_runs_them_all():
 @pytest.mark.django_db
 def test_sweeper_releases_a_seat_whose_web_process_died_and_its_grace_runs_from_when_it_was_last_seen(settings):
     """A process killed with its sockets open never counts them down; its beat stops."""
-    from games.services.presence import PRESENCE_STALE_SECONDS
+    from joker_site.heartbeat import stale_seconds
 
     match, players = _match()
     gone, kept = (presence.connected(match.table_id, player) for player in players)
-    long_ago = timezone.now() - timedelta(seconds=settings.DISCONNECT_GRACE_SECONDS + PRESENCE_STALE_SECONDS + 10)
+    long_ago = timezone.now() - timedelta(seconds=settings.DISCONNECT_GRACE_SECONDS + stale_seconds() + 10)
     Seat.objects.filter(pk=gone).update(seen_at=long_ago)  # its process stopped beating then
     done = sweep()
     # Released, and since its grace time from `long_ago` is over, the match is lost in the same sweep.
@@ -397,10 +397,8 @@ def test_a_seat_seen_recently_is_not_released_by_the_sweeper():
 
 
 @pytest.mark.django_db(transaction=True)
-def test_each_web_process_beats_for_the_seats_its_sockets_hold(monkeypatch):
-    from games.services import presence as presence_module
-
-    monkeypatch.setattr(presence_module, "PRESENCE_BEAT_SECONDS", 0.2)
+def test_each_web_process_beats_for_the_seats_its_sockets_hold(settings):
+    settings.PRESENCE_BEAT_SECONDS = 0.2
     match, players = _match()
     seat_id = presence.connected(match.table_id, players[0])
     long_ago = timezone.now() - timedelta(minutes=5)
@@ -414,11 +412,11 @@ def test_each_web_process_beats_for_the_seats_its_sockets_hold(monkeypatch):
 
 @pytest.mark.django_db
 def test_a_seat_released_while_its_process_stalled_is_counted_as_connected_at_the_next_beat(settings):
-    from games.services.presence import PRESENCE_STALE_SECONDS
+    from joker_site.heartbeat import stale_seconds
 
     match, players = _match()
     seat_id = presence.connected(match.table_id, players[0])
-    long_ago = timezone.now() - timedelta(seconds=PRESENCE_STALE_SECONDS + 1)
+    long_ago = timezone.now() - timedelta(seconds=stale_seconds() + 1)
     Seat.objects.filter(pk=seat_id).update(seen_at=long_ago)  # the process stalled, missed its beats
     assert sweep()["unseen"] == 1 and Seat.objects.get(pk=seat_id).connections == 0
     presence.beat()  # it wakes up: its socket is still open

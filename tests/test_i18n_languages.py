@@ -96,6 +96,6 @@ def test_the_switcher_names_each_language_in_its_own_words_on_every_language_pag
 ])
 def test_a_live_socket_speaks_the_language_of_the_page_that_opened_it(scope, language):
     # The page writes its language into the socket's address: browsers send no Referer there.
-    from games.consumers import _language_of
+    from accounts.languages import page_socket_language
 
-    assert _language_of(scope) == language
+    assert page_socket_language(scope) == language

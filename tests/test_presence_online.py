@@ -12,6 +12,7 @@ from django.utils import timezone
 from accounts.friends import block_user
 from games.services import tables as table_service
 from games.services.tables import TableSettings
+from joker_site import heartbeat
 from notices import presence
 from notices.models import SiteConnection
 from tests.factories import make_friends, make_player
@@ -52,7 +53,7 @@ def test_a_dead_process_pages_lapse_and_the_sweep_tells_friends(monkeypatch):
     presence.page_opened(nino.user_id, process="web-dead")
     presence.page_opened(nino.user_id, process="web-alive")
     presence.page_closed(nino.user_id, process="web-alive")
-    long_ago = timezone.now() - timedelta(seconds=presence.PRESENCE_STALE_SECONDS + 1)
+    long_ago = timezone.now() - timedelta(seconds=heartbeat.stale_seconds() + 1)
     SiteConnection.objects.filter(process="web-dead").update(seen_at=long_ago)  # it stopped beating then
     assert not presence.is_online(nino.user_id), "three missed beats: its pages no longer count"
     assert presence.friends_online(levan.user_id) == []
@@ -68,7 +69,7 @@ def test_a_dead_process_pages_lapse_and_the_sweep_tells_friends(monkeypatch):
 def test_the_beat_keeps_this_process_pages_and_brings_back_a_swept_row():
     nino = make_player("nino")
     presence.page_opened(nino.user_id)
-    long_ago = timezone.now() - timedelta(seconds=presence.PRESENCE_STALE_SECONDS + 5)
+    long_ago = timezone.now() - timedelta(seconds=heartbeat.stale_seconds() + 5)
     SiteConnection.objects.update(seen_at=long_ago)  # the process stalled and missed its beats
     assert not presence.is_online(nino.user_id)
     presence.beat()  # it wakes up: its socket is still open
@@ -170,10 +171,10 @@ async def test_a_guest_or_visitor_socket_is_refused_and_counts_nobody():
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_beat_thread_refreshes_the_pages_this_process_holds(monkeypatch):
+def test_the_beat_thread_refreshes_the_pages_this_process_holds(settings):
     import time
 
-    monkeypatch.setattr(presence, "PRESENCE_BEAT_SECONDS", 0.2)
+    settings.PRESENCE_BEAT_SECONDS = 0.2
     nino = make_player("nino")
     presence.page_opened(nino.user_id)
     long_ago = timezone.now() - timedelta(minutes=5)

@@ -18,6 +18,7 @@ from games.services import tables as table_service
 from games.services.lobby import running_matches
 from games.services.matches import load_state, perform
 from games.services.tables import TableSettings
+from joker_site import heartbeat
 from ratings.models import Rating
 from ratings.services import shown_value
 from tests.factories import make_friends, make_guest, make_player, player_at
@@ -425,16 +426,15 @@ def test_watchers_of_a_web_process_that_died_stop_counting_and_a_live_process_re
     dead = spectators.came(match.table_id, make_player("dead"))
     assert spectators.count(match.table_id) == 2
     # The dead process never beats again: its row ages; this process's beat keeps its own fresh.
-    with spectators._held_lock:
-        spectators._held.pop(dead)
+    spectators._rows.release(dead)
     Spectator.objects.update(seen_at=timezone.now() - timedelta(seconds=60))
     spectators.beat()
     assert spectators.count(match.table_id) == 1  # at once, before anyone removes the row
     announced.clear()
-    spectators._on_beat()  # what every live web process does on its presence beat
+    heartbeat.beat_once()  # what every live web process does on its heartbeat
     assert list(Spectator.objects.values_list("pk", flat=True)) == [alive]
     assert announced == [{"type": "spectators.changed", "table": match.table_id, "count": 1}]
-    spectators._on_beat()  # nothing more to remove: nothing announced
+    heartbeat.beat_once()  # nothing more to remove: nothing announced
     assert len(announced) == 1
     # A process that was only stalled writes its row again at its next beat.
     Spectator.objects.all().delete()
@@ -444,10 +444,9 @@ def test_watchers_of_a_web_process_that_died_stop_counting_and_a_live_process_re
     assert spectators.count(match.table_id) == 0 and not Spectator.objects.exists()
 
 
-def test_the_presence_beat_runs_the_spectators_beat():
-    from games.services import presence
-
-    assert spectators._on_beat in presence._beat_hooks
+def test_the_heartbeat_runs_the_spectators_beat_and_their_sweep_of_dead_processes():
+    assert spectators._rows in heartbeat._kinds
+    assert spectators._remove_rows_of_dead_processes in heartbeat._hooks
 
 
 # --- a spectator's every frame ------------------------------------------------------------

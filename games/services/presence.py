@@ -8,34 +8,25 @@ in any tab or device clears it, so the tick finds nothing to do.
 A web process that is killed (`kill -9`, a crash, a machine lost) closes none of
 its sockets, so its connections would stay counted for ever and the grace time
 of a player who does not come back would never start. So every web process
-tells the database, every PRESENCE_BEAT_SECONDS, which seats its sockets still
-hold (`Seat.seen_at`); the sweeper counts a seat nobody has seen for
-PRESENCE_STALE_SECONDS as disconnected since it was last seen
-(`release_unseen_seats`), which starts its grace time from then.
+tells the database, on its heartbeat (joker_site/heartbeat.py, every
+PRESENCE_BEAT_SECONDS), which seats its sockets still hold (`Seat.seen_at`); the
+sweeper counts a seat nobody has seen for three beats as disconnected since it was
+last seen (`release_unseen_seats`), which starts its grace time from then.
 """
 
 import logging
-import threading
-import time
-from collections import Counter
 from datetime import timedelta
 
-from django.db import close_old_connections, connections, transaction
+from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
+
+from joker_site import heartbeat
 
 from ..models import Seat, TableStatus
 from . import broadcast
 
 log = logging.getLogger(__name__)
-
-PRESENCE_BEAT_SECONDS = 5
-PRESENCE_STALE_SECONDS = 3 * PRESENCE_BEAT_SECONDS  # three beats missed: the process is gone
-
-_held = Counter()  # seat id -> this process's open connections of it
-_held_lock = threading.Lock()
-_beat = None  # the thread telling the database about _held
-_beat_hooks = []  # what else each beat does (games/services/spectators.py registers its own)
 
 
 def connected(table_id: int, player) -> int | None:
@@ -72,11 +63,11 @@ def disconnected(seat_id: int) -> None:
 
 
 def release_unseen_seats(now) -> int:
-    """Seats counted as connected that no web process has seen for PRESENCE_STALE_SECONDS
+    """Seats counted as connected that no web process has seen for three beats
     (their process died): disconnected since they were last seen. Returns how many."""
     unseen = Seat.objects.filter(
         connections__gt=0, left_at__isnull=True, table__status=TableStatus.PLAYING,
-        seen_at__lt=now - timedelta(seconds=PRESENCE_STALE_SECONDS),
+        seen_at__lt=now - timedelta(seconds=heartbeat.stale_seconds()),
     )
     released = 0
     for seat_id, table_id, seen_at in unseen.values_list("pk", "table_id", "seen_at"):
@@ -97,71 +88,31 @@ def release_unseen_seats(now) -> int:
 
 def forget_holds() -> None:
     """Forget this process's counted connections (tests whose sockets never closed)."""
-    with _held_lock:
-        _held.clear()
+    _seats.forget()
 
 
 def _hold(seat_id: int) -> None:
-    with _held_lock:
-        _held[seat_id] += 1
-    keep_beating()
-
-
-def holds_any() -> bool:
-    """Whether this process's sockets hold any seat now."""
-    with _held_lock:
-        return bool(_held)
-
-
-def on_every_beat(hook) -> None:
-    """Run `hook()` on each beat of this process, after the seats' (once per hook)."""
-    if hook not in _beat_hooks:
-        _beat_hooks.append(hook)
-
-
-def keep_beating() -> None:
-    """Start this process's beat if it is not running (seats and spectators alike)."""
-    global _beat
-    with _held_lock:
-        if _beat is None or not _beat.is_alive():
-            _beat = threading.Thread(target=_beat_forever, name="presence-beat", daemon=True)
-            _beat.start()
+    _seats.hold(seat_id)
 
 
 def _release(seat_id: int) -> None:
-    with _held_lock:
-        _held[seat_id] -= 1
-        if _held[seat_id] <= 0:
-            del _held[seat_id]
-
-
-def _beat_forever() -> None:
-    while True:
-        time.sleep(PRESENCE_BEAT_SECONDS)
-        try:
-            close_old_connections()
-            beat()
-            for hook in _beat_hooks:
-                hook()
-        except Exception:  # a database hiccup: the next beat tries again
-            log.exception("could not tell the database which seats this process holds")
-        finally:
-            connections.close_all()  # hold no connection between beats
+    _seats.release(seat_id)
 
 
 def beat() -> None:
     """Tell the database that this process's sockets still hold their seats. A seat the
     sweeper released while this process was too slow to beat (a long stall) is counted
     as connected again: its grace timer then finds it back and does nothing."""
-    with _held_lock:
-        seat_ids = sorted(_held)
+    seat_ids = sorted(_seats.snapshot())
     if not seat_ids:
         return
     Seat.objects.filter(pk__in=seat_ids).update(seen_at=timezone.now())
     released = Seat.objects.filter(pk__in=seat_ids, connections=0, left_at__isnull=True)
     for seat_id, table_id in released.values_list("pk", "table_id"):
-        with _held_lock:
-            count = _held.get(seat_id, 0)  # read after the row: a socket closed meanwhile is not counted
+        count = _seats.count(seat_id)  # read after the row: a socket closed meanwhile is not counted
         if count and Seat.objects.filter(pk=seat_id, connections=0).update(connections=count, disconnected_at=None):
             log.warning("seat %s was released while this process held it; counted as connected again", seat_id)
             broadcast.table_changed(table_id)
+
+
+_seats = heartbeat.Holds("seats", beat)  # seat id -> this process's open connections of it

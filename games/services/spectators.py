@@ -17,9 +17,9 @@ record and replay are public.
 
 How many are watching: each open connection of someone without a seat (a page's socket, a
 program's `watch`) is a `Spectator` row while it is open. Each web process refreshes
-`seen_at` of its rows with the seats' presence beat (games/services/presence.py), so the
+`seen_at` of its rows on its heartbeat (joker_site/heartbeat.py), so the
 count is shared by every web process and the worker, under PostgreSQL and under `make run`'s
-SQLite alike; a row whose process died stops counting after PRESENCE_STALE_SECONDS, and the
+SQLite alike; a row whose process died stops counting after three beats, and the
 next beat of any live web process removes it. A person with two tabs open counts once (a visitor who is neither a
 member nor a guest has no player: each of their connections counts). Every change is
 announced to the table (`spectators.changed`, with the new count: the players' pages and
@@ -27,7 +27,6 @@ programs show it) and to the lobby.
 """
 
 import logging
-import threading
 from datetime import timedelta
 
 from django.db import IntegrityError
@@ -36,11 +35,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.friends import friend_ids
+from joker_site import heartbeat
 from joker_site.refusals import Refusal
 
 from ..models import Seat, Spectator, Table, TableStatus, Visibility
-from . import broadcast, presence
-from .presence import PRESENCE_STALE_SECONDS
+from . import broadcast
 
 log = logging.getLogger(__name__)
 
@@ -103,31 +102,26 @@ def watchable(player):
 
 # --- how many are watching ------------------------------------------------------------------
 
-_held = {}  # Spectator row id -> (table id, player id): this process's open spectator connections
-_held_lock = threading.Lock()
-
-
 def _stale_before(now):
-    return now - timedelta(seconds=PRESENCE_STALE_SECONDS)
+    return now - timedelta(seconds=heartbeat.stale_seconds())
 
 
 def came(table_id: int, player) -> int:
     """Count a new spectator connection of `table_id`; returns its row id (for `went`)."""
     player_id = player.pk if player is not None else None
     row = Spectator.objects.create(table_id=table_id, player_id=player_id, seen_at=timezone.now())
-    with _held_lock:
-        _held[row.pk] = (table_id, player_id)
-    presence.keep_beating()
+    _rows.hold(row.pk, (table_id, player_id))
     announce(table_id)
     return row.pk
 
 
 def went(row_id: int) -> None:
     """A spectator connection closed."""
-    with _held_lock:
-        held = _held.pop(row_id, None)
+    held = _rows.about(row_id)
+    if held is not None:
+        _rows.release(row_id)
     table_id = held[0] if held else Spectator.objects.filter(pk=row_id).values_list("table_id", flat=True).first()
-    deleted, _rows = Spectator.objects.filter(pk=row_id).delete()
+    deleted, _by_model = Spectator.objects.filter(pk=row_id).delete()
     if deleted and table_id is not None:
         announce(table_id)
 
@@ -156,19 +150,16 @@ def announce(table_id: int) -> None:
 
 
 def beat() -> None:
-    """Refresh this process's spectator rows (called with the seats' presence beat). A row the
-    sweeper removed while this process was stalled is written again: its connection is open."""
-    with _held_lock:
-        held = dict(_held)
+    """Refresh this process's spectator rows (on the process's heartbeat). A row the sweeper
+    removed while this process was stalled is written again: its connection is open."""
+    held = {row_id: _rows.about(row_id) for row_id in _rows.snapshot()}
     if not held:
         return
     now = timezone.now()
     Spectator.objects.filter(pk__in=list(held)).update(seen_at=now)
     present = set(Spectator.objects.filter(pk__in=list(held)).values_list("pk", flat=True))
     for row_id in set(held) - present:
-        with _held_lock:
-            still_open = row_id in _held
-        if not still_open:
+        if not _rows.count(row_id):  # closed meanwhile
             continue
         table_id, player_id = held[row_id]
         try:
@@ -180,14 +171,14 @@ def beat() -> None:
 
 
 def release_unseen(now) -> int:
-    """Remove the rows no web process has refreshed for PRESENCE_STALE_SECONDS (their process
+    """Remove the rows no web process has refreshed for three beats (their process
     died) and tell their tables; returns how many went. Every web process does it on each beat
     (so a process that dies is cleaned up by the others, within a beat of going stale)."""
     stale = Spectator.objects.filter(seen_at__lt=_stale_before(now))
     table_ids = set(stale.values_list("table_id", flat=True))
     if not table_ids:
         return 0
-    released, _rows = stale.delete()
+    released, _by_model = stale.delete()
     for table_id in table_ids:
         announce(table_id)
     return released
@@ -195,18 +186,14 @@ def release_unseen(now) -> int:
 
 def forget_holds() -> None:
     """Forget this process's spectator connections (tests whose sockets never closed)."""
-    with _held_lock:
-        _held.clear()
+    _rows.forget()
 
 
-def _on_beat() -> None:
-    """This process's spectators' beat; a process that holds any connection (a seat's or a
-    spectator's) also removes the rows of processes that died."""
-    beat()
-    with _held_lock:
-        holding = bool(_held)
-    if holding or presence.holds_any():
-        release_unseen(timezone.now())
+def _remove_rows_of_dead_processes() -> None:
+    """After each beat of a process that holds any connection (a seat's or a spectator's): the
+    rows of processes that died go (so one that dies is cleaned up by the others)."""
+    release_unseen(timezone.now())
 
 
-presence.on_every_beat(_on_beat)
+_rows = heartbeat.Holds("spectators", beat)  # Spectator row id -> (table id, player id)
+heartbeat.after_each_beat(_remove_rows_of_dead_processes)
