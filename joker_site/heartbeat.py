@@ -146,12 +146,12 @@ def _beat_forever() -> None:
 def beat_once() -> None:
     """One heartbeat: every kind tells the database what it holds, then the hooks run (on the
     calling thread's database connection: the heartbeat's thread, or a test's)."""
-    for kind in list(_kinds):
+    for kind in _kinds:
         try:
             kind.beat_now()
         except Exception:  # a database hiccup: the next beat tries again
             log.exception("%s: could not tell the database what this process holds", kind.name)
-    for hook in list(_hooks):
+    for hook in _hooks:
         try:
             hook()
         except Exception:
