@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from accounts.languages import in_language, page_socket_language
 from accounts.sockets import MemberSocket
 from joker_site.db_threads import in_thread, move_in_thread
+from joker_site.frame_budget import BudgetedFrames
 from joker_site.refusals import Refusal
 
 from . import live
@@ -38,7 +39,7 @@ log = logging.getLogger(__name__)
 LOBBY_REFETCH_SECONDS = 1.0  # a lobby page refetches its lists at most this often
 
 
-class LobbyConsumer(DispatchWithoutHop, MemberSocket, AsyncWebsocketConsumer):
+class LobbyConsumer(DispatchWithoutHop, BudgetedFrames, MemberSocket, AsyncWebsocketConsumer):
     """Tells the lobby page to refetch its list (with its own filters and rights)."""
 
     async def connect(self):
@@ -84,7 +85,7 @@ class LobbyConsumer(DispatchWithoutHop, MemberSocket, AsyncWebsocketConsumer):
         await self.send(text_data=html)
 
 
-class TableConsumer(DispatchWithoutHop, MemberSocket, AsyncWebsocketConsumer):
+class TableConsumer(DispatchWithoutHop, BudgetedFrames, MemberSocket, AsyncWebsocketConsumer):
     """One browser tab at a table: the waiting room, then the live match.
 
     Incoming frames are htmx ws-send JSON: {"type": "act", "version": N, "play"/"bid"/"trump": ...},
@@ -152,6 +153,10 @@ class TableConsumer(DispatchWithoutHop, MemberSocket, AsyncWebsocketConsumer):
         with translation.override(self.language):
             html = render_to_string("games/_spectator_count.html", {"spectators": event["count"], "oob": True})
         await self.send(text_data=html)
+
+    async def frames_refused(self, budget):
+        with translation.override(self.language):
+            await self.send_error(flood_sentence(budget))
 
     async def receive(self, text_data=None, bytes_data=None):
         if self.closing:
@@ -235,6 +240,12 @@ class TableConsumer(DispatchWithoutHop, MemberSocket, AsyncWebsocketConsumer):
 
     async def say_closing(self, sentence):
         await self.send_error(sentence)
+
+
+def flood_sentence(budget) -> str:
+    """What a client that sends frames faster than its budget is told (games/frames.py's refusals' words)."""
+    return _("Too many messages at once: wait %(seconds)d s before the next.") % {
+        "seconds": max(1, round(budget.retry_after()))}
 
 
 class FrameError(Refusal):

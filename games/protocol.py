@@ -22,8 +22,16 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.languages import header_of, program_socket_language
-from accounts.sockets import CLOSE_CREDENTIALS_GONE, token_group, user_group
+from accounts.sockets import (
+    CLOSE_CREDENTIALS_GONE,
+    closing_sentence,
+    session_group,
+    session_key_of,
+    token_group,
+    user_group,
+)
 from joker_site.db_threads import in_thread, move_in_thread
+from joker_site.frame_budget import BudgetedFrames
 from joker_site.refusals import Refusal  # every service's refusals are one, sent as they are
 
 from . import live
@@ -72,7 +80,7 @@ class TokenOrSameOrigin:
         return await self.same_origin_only(scope, receive, send)
 
 
-class PlayConsumer(DispatchWithoutHop, AsyncWebsocketConsumer):
+class PlayConsumer(DispatchWithoutHop, BudgetedFrames, AsyncWebsocketConsumer):
     """One program's connection: any number of tables, one seat at each (and its parts,
     games/socket_parts.py: the quick play queue, quickplay/protocol.py; the table chat,
     chat/sockets.py)."""
@@ -118,6 +126,8 @@ class PlayConsumer(DispatchWithoutHop, AsyncWebsocketConsumer):
         again: one revoked or banned between the first check and joining is caught here."""
         if token_id is not None:
             self.credential_groups.append(token_group(token_id))
+        elif session_key_of(self.scope):  # a page's session: its log-out closes this socket
+            self.credential_groups.append(session_group(session_key_of(self.scope)))
         if player.user_id is not None:
             self.credential_groups.append(user_group(player.user_id))
         for group in self.credential_groups:
@@ -146,6 +156,13 @@ class PlayConsumer(DispatchWithoutHop, AsyncWebsocketConsumer):
         self.spectator_rows.clear()
 
     # --- receiving ----------------------------------------------------------------------
+
+    async def frames_refused(self, budget):
+        from .consumers import flood_sentence
+
+        with translation.override(self.language):
+            await self.send_error(Refusal("rate_limited", flood_sentence(budget),
+                                          {"retry_after": round(budget.retry_after(), 2)}))
 
     async def receive(self, text_data=None, bytes_data=None):
         if self.player is None:
@@ -331,16 +348,18 @@ class PlayConsumer(DispatchWithoutHop, AsyncWebsocketConsumer):
             await self.send_json({"type": "spectators", "table": event["table"], "count": event["count"]})
 
     async def credentials_revoked(self, event):
-        """The token this socket was opened with was revoked, or its member banned: close (4401)."""
+        """The right to this socket ended (accounts/sockets.py: a log-out, a changed password, a
+        closed account, a ban, a revoked token): say why, close (4401)."""
         if self.player is None:
             return
-        if event["reason"] == "banned":
+        code = event["reason"]
+        if code == "banned":
             sentence = await in_thread(_ban_sentence)(self.player, self.language)
             if sentence is None:
                 return  # the ban was lifted meanwhile
-            code = "banned"
         else:
-            code, sentence = "token_revoked", gettext_lazy("The access token was revoked.")
+            with translation.override(self.language):
+                sentence = closing_sentence(code)
         self.player = None  # no message is read any more
         await self._refuse_connection(code, sentence)
 

@@ -295,6 +295,11 @@ NOTICE_BURST_PAUSE_MS = env_int("NOTICE_BURST_PAUSE_MS", 10, minimum=0)
 # spectators, members' pages, quick-play waiters: joker_site/heartbeat.py); a row unseen for
 # three beats belongs to a process that is gone.
 PRESENCE_BEAT_SECONDS = env_seconds("PRESENCE_BEAT_SECONDS", 5.0, minimum=0.1)
+# Every websocket connection's frame budget (joker_site/frame_budget.py): so many frames a second
+# on average, so many at once; after so many refused in a row the connection is closed.
+SOCKET_FRAMES_PER_SECOND = env_seconds("SOCKET_FRAMES_PER_SECOND", 10.0, minimum=0.1)
+SOCKET_FRAME_BURST = env_int("SOCKET_FRAME_BURST", 30, minimum=1)
+SOCKET_FLOOD_CLOSE_AFTER = env_int("SOCKET_FLOOD_CLOSE_AFTER", 50, minimum=1)
 # The table chat's flood limits (chat/services.py): a burst of at most so many messages in so
 # many seconds, and at most so many a minute, per author.
 CHAT_BURST_MESSAGES = env_int("CHAT_BURST_MESSAGES", 3, minimum=1)

@@ -18,6 +18,7 @@ from accounts.languages import page_socket_language
 from accounts.sockets import MemberSocket
 from joker_site import heartbeat
 from joker_site.db_threads import in_thread
+from joker_site.frame_budget import BudgetedFrames
 
 from . import services
 from .models import EntryStatus, QueueEntry
@@ -63,7 +64,7 @@ def forget_waiting_players() -> None:
     _waiting_players.forget()
 
 
-class QuickPlayConsumer(MemberSocket, AsyncWebsocketConsumer):
+class QuickPlayConsumer(BudgetedFrames, MemberSocket, AsyncWebsocketConsumer):
     async def connect(self):
         from accounts.players import player_for_scope
 

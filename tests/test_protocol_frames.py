@@ -41,6 +41,15 @@ from tests.protocol_clients import (
 
 DIRECT_FRAMES = 10_000
 CONSUMER_FRAMES = 300
+
+
+@pytest.fixture(autouse=True)
+def _frames_past_the_flood_budget(settings):
+    """The fuzzing sends hundreds of frames on one socket as fast as they are answered, to see
+    how each is read: far past a connection's frame budget (tests/test_frame_budget.py), which
+    would refuse them before they are read."""
+    settings.SOCKET_FRAMES_PER_SECOND = 100_000
+    settings.SOCKET_FRAME_BURST = 100_000
 BROWSER_DIRECT_FRAMES = 3_000
 BROWSER_CONSUMER_FRAMES = 100
 LOBBY_FRAMES = 50
