@@ -101,6 +101,7 @@ INSTALLED_APPS = [
     "conduct",
     "quickplay",
     "notices",
+    "pwa",
 ]
 
 MIDDLEWARE = [
@@ -116,6 +117,7 @@ MIDDLEWARE = [
     "allauth.account.middleware.AccountMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "accounts.middleware.PreferredLanguageMiddleware",
+    "pwa.offline.OfflineReadableMiddleware",
 ]
 
 ROOT_URLCONF = "joker_site.urls"
