@@ -27,6 +27,7 @@ SHELL_STATIC = (
     "css/ratings.css",
     "css/conduct.css",
     "js/app.js",
+    "js/appearance.js",
     "img/favicon.svg",
     "vendor/htmx/htmx.min.js",
     "vendor/htmx-ext-ws/ws.js",
