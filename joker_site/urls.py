@@ -25,6 +25,7 @@ urlpatterns += i18n_patterns(
     path("leaderboard/", include("ratings.urls")),
     path("quickplay/", include("quickplay.urls")),
     path("", include("pwa.urls")),
+    path("", include("push.urls")),
     path("", include("notices.urls")),
     path("", include("games.urls")),
     prefix_default_language=True,

@@ -98,6 +98,7 @@ def service_worker(request):
         "default_language": json.dumps(settings.LANGUAGE_CODE),
         "static_prefix": json.dumps(settings.STATIC_URL),
         "offline_header": json.dumps(OFFLINE_HEADER),
+        "notification_icon": json.dumps(static("img/app/icon-192.png")),
     }
     response = render(request, "pwa/sw.js", context, content_type="text/javascript; charset=utf-8")
     # The browser checks for a new worker on each visit; nothing in between may keep an old one.

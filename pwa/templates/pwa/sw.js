@@ -87,4 +87,31 @@ self.addEventListener("fetch", function (event) {
     event.respondWith(page(request));
   }
 });
+
+// Web Push (push/, docs/push.md): the payload is a title, a line and the page to open.
+self.addEventListener("push", function (event) {
+  if (!event.data) return;
+  const message = event.data.json();
+  event.waitUntil(self.registration.showNotification(message.title, {
+    body: message.body, tag: message.tag, lang: message.lang, data: { url: message.url },
+    icon: {{ notification_icon }},
+  }));
+});
+
+// A tap opens the notification's page in a window of the site that is open, else a new one.
+self.addEventListener("notificationclick", function (event) {
+  event.notification.close();
+  const target = new URL(event.notification.data.url, self.location.origin).href;
+  event.waitUntil(self.clients.matchAll({ type: "window", includeUncontrolled: true }).then(function (windows) {
+    const same = windows.find(function (client) { return client.url === target; });
+    if (same) return same.focus();
+    const ours = windows.find(function (client) { return new URL(client.url).origin === self.location.origin; });
+    if (ours) {
+      // navigate() works only in a window this worker controls; any other gets a new window.
+      return ours.focus().then(function (client) { return client.navigate(target); })
+        .catch(function () { return self.clients.openWindow(target); });
+    }
+    return self.clients.openWindow(target);
+  }));
+});
 {% endautoescape %}
