@@ -7,6 +7,7 @@ from django.utils.functional import SimpleLazyObject
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from .appearance import appearance_for
 from .players import current_guest
 
 
@@ -68,4 +69,5 @@ def site(request):
         "nav_links": SimpleLazyObject(lambda: nav_links(request)),
         "current_guest": SimpleLazyObject(lambda: current_guest(request)),
         "login_next": _login_next(request),
+        "appearance": SimpleLazyObject(lambda: appearance_for(request)),
     }

@@ -11,6 +11,19 @@ from django.db.models import F, Q
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+THEME_SYSTEM = "system"
+THEME_CHOICES = [
+    (THEME_SYSTEM, _("As the device")),
+    ("light", _("Light")),
+    ("dark", _("Dark")),
+]
+DECK_STANDARD = "standard"
+DECK_CHOICES = [
+    (DECK_STANDARD, _("Standard")),
+    ("four-colour", _("Four colours")),
+    ("large-index", _("Large index")),
+]
+
 
 class Player(models.Model):
     user = models.OneToOneField(
@@ -28,6 +41,10 @@ class Player(models.Model):
     language = models.CharField(
         _("preferred language"), max_length=8, blank=True, choices=settings.LANGUAGES
     )
+    # How the site looks for this member (static/js/appearance.js, docs/accounts.md);
+    # a guest's choice lives in their browser's storage instead.
+    theme = models.CharField(_("theme"), max_length=8, choices=THEME_CHOICES, default=THEME_SYSTEM)
+    card_deck = models.CharField(_("card faces"), max_length=12, choices=DECK_CHOICES, default=DECK_STANDARD)
     created_at = models.DateTimeField(auto_now_add=True)
     # When a guest signed up and this row became a member's.
     claimed_at = models.DateTimeField(null=True, blank=True)

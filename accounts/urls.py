@@ -7,6 +7,8 @@ app_name = "accounts"
 urlpatterns = [
     path("accounts/profile/", views.profile, name="profile"),
     path("accounts/guest/", views.guest, name="guest"),
+    # Not under accounts/: the service worker forgets its kept pages on posts there (docs/pwa.md).
+    path("appearance/", views.save_appearance, name="appearance"),
     path("accounts/tokens/", views.tokens, name="tokens"),
     path("accounts/tokens/<int:token_id>/revoke/", views.token_revoke, name="token_revoke"),
     path("players/<str:username>/", views.player_profile, name="player_profile"),

@@ -3,7 +3,7 @@ from urllib.parse import urlencode, urlsplit
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponseRedirect, JsonResponse
+from django.http import HttpResponse, HttpResponseBadRequest, HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import translation
@@ -12,8 +12,8 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from . import appearance, profiles
 from . import friends as friendship
-from . import profiles
 from .forms import AccessTokenForm, FriendSearchForm, ProfileForm
 from .languages import set_language_cookie, supported, url_in_language
 from .models import AccessToken, Player
@@ -51,6 +51,30 @@ def set_language(request):
     if request.user.is_authenticated:
         Player.objects.filter(pk=player_for_user(request.user).pk).update(language=language)
     return response
+
+
+# --- Appearance ----------------------------------------------------------------------
+
+
+@require_POST
+def save_appearance(request):
+    """Keep a member's theme and card faces. A script's request (fetch) gets 204; a plain
+    form goes back to its page. A value that is not one of the choices changes nothing."""
+    theme = request.POST.get("theme", "")
+    deck = request.POST.get("deck", "")
+    refusal = appearance.refusal_for(theme, deck)
+    scripted = request.headers.get("X-Requested-With") == "fetch"
+    if refusal:
+        if scripted:
+            return HttpResponseBadRequest(refusal, content_type="text/plain; charset=utf-8")
+        messages.error(request, refusal)
+    else:
+        player = appearance.member_player(request)
+        if player is not None:
+            Player.objects.filter(pk=player.pk).update(theme=theme, card_deck=deck)
+        if scripted:
+            return HttpResponse(status=204)
+    return HttpResponseRedirect(_safe_next(request, "/"))
 
 
 # --- Guests ------------------------------------------------------------------------

@@ -192,8 +192,8 @@ def _face_body(code, size):
     return (
         FRAME
         + f'<text x="{4 if squeeze else 4.5}" y="19" class="card__rank"{squeeze}>{label}</text>'
-        + _suit_shape(suit, 5, 23, 1.05)
-        + _suit_shape(suit, 19.5, 30, 2.55)
+        + _suit_shape(suit, 5, 23, 1.05, "card__suit card__suit--corner")
+        + _suit_shape(suit, 19.5, 30, 2.55, "card__suit card__suit--pip")
     )
 
 
@@ -324,10 +324,11 @@ def render_suit(suit, extra_class=""):
     check_suit(suit)
     colour = "red" if suit in RED_SUITS else "black"
     return format_html(
-        '<svg class="suit suit--{}{}" viewBox="-1 0 12 12" role="img" aria-label="{}" focusable="false">'
+        '<svg class="suit suit--{}{}" data-suit="{}" viewBox="-1 0 12 12" role="img" aria-label="{}" focusable="false">'
         '<path d="{}"/></svg>',
         colour,
         f" {extra_class}" if extra_class else "",
+        suit,
         suit_name(suit),
         SUIT_PATHS[suit],
     )

@@ -67,6 +67,41 @@ def env_list(name, default):
     return [item.strip() for item in value.split(",") if item.strip()]
 
 
+def env_vapid_private_key(name, kept_in):
+    """Web Push's VAPID private key (push/, docs/push.md): a P-256 key in PEM. Production sets
+    it (every web process and worker must sign with the same key, or browsers' subscriptions
+    stop working); without it the key is made once and kept in `kept_in` (`make run`).
+    A value that is not such a key is refused at start."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    value = os.environ.get(name)
+    if value is None:
+        if not kept_in.exists():
+            key = ec.generate_private_key(ec.SECP256R1())
+            pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                    serialization.NoEncryption())
+            kept_in.touch(mode=0o600)
+            kept_in.write_bytes(pem)
+        value = kept_in.read_text()
+    pem = value.replace("\\n", "\n")  # an env file may hold the PEM on one line, its breaks as \n
+    try:
+        key = serialization.load_pem_private_key(pem.encode(), password=None)
+    except (ValueError, TypeError) as error:
+        raise ImproperlyConfigured(f"The environment variable {name} is not a PEM private key: {error}") from None
+    if not isinstance(key, ec.EllipticCurvePrivateKey) or key.curve.name != "secp256r1":
+        raise ImproperlyConfigured(f"The environment variable {name} must be a P-256 (prime256v1) key.")
+    return pem
+
+
+def env_vapid_subject(name, default):
+    """Who the push services may contact about our pushes: a mailto: or https: address."""
+    value = os.environ.get(name, default).strip()
+    if not value.startswith(("mailto:", "https://")):
+        raise ImproperlyConfigured(f"The environment variable {name}={value!r} must begin with mailto: or https://.")
+    return value
+
+
 DEBUG = env_bool("DEBUG", True)
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
@@ -101,6 +136,8 @@ INSTALLED_APPS = [
     "conduct",
     "quickplay",
     "notices",
+    "pwa",
+    "push",
 ]
 
 MIDDLEWARE = [
@@ -116,6 +153,7 @@ MIDDLEWARE = [
     "allauth.account.middleware.AccountMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "accounts.middleware.PreferredLanguageMiddleware",
+    "pwa.offline.OfflineReadableMiddleware",
 ]
 
 ROOT_URLCONF = "joker_site.urls"
@@ -271,6 +309,12 @@ STATICFILES_DIRS = [
     ("vendor/fonts/noto-sans", NODE_MODULES / "@fontsource" / "noto-sans"),
 ]
 WHITENOISE_USE_FINDERS = DEBUG
+
+# --- Web Push (push/, docs/push.md) -----------------------------------------------------
+VAPID_PRIVATE_KEY = env_vapid_private_key("VAPID_PRIVATE_KEY", VAR_DIR / "vapid-private.pem")
+VAPID_SUBJECT = env_vapid_subject("VAPID_SUBJECT", "mailto:joker@localhost")
+# At most one "your move" per match and member in so many seconds.
+PUSH_YOUR_MOVE_SECONDS = 30
 
 # --- Game settings --------------------------------------------------------------
 DISCONNECT_GRACE_SECONDS = env_int("DISCONNECT_GRACE_SECONDS", 60)

@@ -5,12 +5,15 @@ from django.templatetags.static import static
 from django.urls import include, path
 
 from accounts.views import set_language
+from pwa.views import service_worker
 
 urlpatterns = [
     # Our own set_language: it keeps the page and remembers a member's choice.
     path("i18n/setlang/", set_language, name="set_language"),
     path("admin/", admin.site.urls),
     path("api/v1/", include("accounts.api_urls")),
+    # At the root, so the service worker's scope is every page (pwa/, docs/pwa.md).
+    path("sw.js", service_worker, name="service_worker"),
 ]
 
 urlpatterns += i18n_patterns(
@@ -21,6 +24,8 @@ urlpatterns += i18n_patterns(
     path("lesson/", include("lessons.urls")),
     path("leaderboard/", include("ratings.urls")),
     path("quickplay/", include("quickplay.urls")),
+    path("", include("pwa.urls")),
+    path("", include("push.urls")),
     path("", include("notices.urls")),
     path("", include("games.urls")),
     prefix_default_language=True,

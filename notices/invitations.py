@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 
 from accounts.friends import are_friends, is_blocked
 from joker_site.refusals import Refusal
+from push import notify as push_notify
 
 from . import notify
 from .models import Invitation
@@ -89,6 +90,7 @@ def invite(table_id: int, inviter, invitee_user) -> tuple[Invitation, bool]:
         invitation = Invitation.objects.create(table=table, inviter=inviter, invitee=invitee_user,
                                                expires_at=now + timedelta(minutes=INVITATION_MINUTES))
         notify.invitation_made(invitation)
+        push_notify.friend_invites(invitation)  # their devices too, once this commits (docs/push.md)
     return invitation, True
 
 

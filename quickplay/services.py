@@ -29,6 +29,7 @@ from games.services import broadcast
 from games.services import tables as table_service
 from games.services.tables import TableError, TableSettings
 from joker_site.refusals import Refusal
+from push import notify as push_notify
 from ratings.services import shown_ratings
 
 from .models import EntryStatus, QueueEntry
@@ -344,6 +345,8 @@ def _seat_group(group, queue: Queue, bots: bool, now):
         entry.save(update_fields=["status", "ended_at", "table"])
         _tell_after_commit(entry, {"type": "quickplay.paired", "table": table.pk, "match": match_id,
                                    "entry": entry.pk})
+        if entry.player.user_id is not None:  # a member's devices too, once this commits (docs/push.md)
+            push_notify.quickplay_found(entry.player.user_id, table.pk)
     return table
 
 

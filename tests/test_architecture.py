@@ -11,7 +11,7 @@ import grimp
 
 ROOT = Path(__file__).resolve().parent.parent
 APPS = ("joker_site", "accounts", "coins", "games", "ratings", "chat", "notices", "conduct", "quickplay",
-        "lessons", "rules_pages", "moderation")
+        "lessons", "rules_pages", "moderation", "push", "pwa")
 
 
 def _import_circles(graph) -> list[list[str]]:

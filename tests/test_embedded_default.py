@@ -71,7 +71,7 @@ def test_embedded_site_migrates_and_serves_home_page(tmp_path):
             except OSError:
                 time.sleep(0.1)
         assert body is not None, daphne.stderr.read1().decode() if daphne.poll() is not None else "no answer"
-        assert '<html lang="ka">' in body
+        assert '<html lang="ka" ' in body
     finally:
         daphne.terminate()
         daphne.wait(10)

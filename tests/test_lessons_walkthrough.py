@@ -49,7 +49,7 @@ def assert_in_language(response, language, label):
     assert response.status_code == 200, f"{label}: {response.status_code}"
     html = html_of(response)
     if "<html" in html:
-        assert f'<html lang="{language}">' in html, f"{label}: not a {language} page"
+        assert f'<html lang="{language}" ' in html, f"{label}: not a {language} page"
     foreign = FOREIGN_LETTERS[language].findall(visible_text(html))
     assert not foreign, f"{label}: letters of another language on a {language} page: {''.join(foreign)[:40]}"
     if language != "en":

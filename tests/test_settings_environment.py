@@ -13,7 +13,7 @@ from django.core.exceptions import ImproperlyConfigured
 from joker_site.settings import env_bool, env_int, env_seconds
 
 ROOT = Path(__file__).resolve().parent.parent
-APP_PACKAGES = ("accounts", "coins", "games", "joker_site", "lessons", "moderation", "rules_pages")
+APP_PACKAGES = ("accounts", "coins", "games", "joker_site", "lessons", "moderation", "rules_pages", "pwa", "push")
 SETTINGS_FILE = "joker_site/settings.py"
 
 
@@ -82,6 +82,36 @@ def test_the_site_refuses_to_start_with_a_protocol_thread_count_that_is_no_numbe
     started = _start_site(PROTOCOL_DB_THREADS="eight")
     assert started.returncode != 0
     assert "PROTOCOL_DB_THREADS='eight'" in started.stderr
+
+
+def test_the_site_refuses_a_vapid_key_that_is_no_p256_pem_key(tmp_path):
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ed25519
+
+    other_curve = ed25519.Ed25519PrivateKey.generate().private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()).decode()
+    for value, said in (("not a key", "VAPID_PRIVATE_KEY is not a PEM private key"),
+                        (other_curve, "VAPID_PRIVATE_KEY must be a P-256")):
+        started = _start_site(VAPID_PRIVATE_KEY=value, JOKER_VAR_DIR=str(tmp_path))
+        assert started.returncode != 0 and said in started.stderr
+
+
+def test_the_site_refuses_a_vapid_subject_that_is_no_contact(tmp_path):
+    started = _start_site(VAPID_SUBJECT="joker@example.org", JOKER_VAR_DIR=str(tmp_path))
+    assert started.returncode != 0 and "VAPID_SUBJECT='joker@example.org' must begin with mailto:" in started.stderr
+
+
+def test_without_a_vapid_key_one_is_made_once_and_kept_in_var(tmp_path):
+    env = {"JOKER_VAR_DIR": str(tmp_path)}
+    env_without_key = {name: value for name, value in os.environ.items() if name != "VAPID_PRIVATE_KEY"}
+    code = "import django; django.setup(); from django.conf import settings; print(settings.VAPID_PRIVATE_KEY)"
+    runs = [subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120,
+                           env={**env_without_key, "DJANGO_SETTINGS_MODULE": "joker_site.settings", **env})
+            for _ in range(2)]
+    assert all(run.returncode == 0 for run in runs), runs[0].stderr
+    assert runs[0].stdout == runs[1].stdout and "BEGIN PRIVATE KEY" in runs[0].stdout
+    kept = tmp_path / "vapid-private.pem"
+    assert kept.read_text().strip() == runs[0].stdout.strip() and kept.stat().st_mode & 0o777 == 0o600
 
 
 def test_the_site_starts_with_good_values():

@@ -263,7 +263,11 @@ def new_person(live_site, browser_problems, snap, new_context):
         if name in names:
             raise ValueError(f"there is already a person called {name!r} in this test")
         names.add(name)
-        options = {"base_url": live_site.url, "locale": "ka-GE", "timezone_id": "Asia/Tbilisi"} | context_args
+        # The site's service worker (pwa/) is bypassed unless a test asks for it
+        # (service_workers="allow"): page.route and the request checks see no request a
+        # worker answered, and the other scenarios test the site, not its offline copies.
+        options = {"base_url": live_site.url, "locale": "ka-GE", "timezone_id": "Asia/Tbilisi",
+                   "service_workers": "block"} | context_args
         context = new_context(**options)
         context.set_default_timeout(ACTION_TIMEOUT_MS)
         browser_problems.watch(context, name)

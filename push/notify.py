@@ -1,0 +1,55 @@
+"""What other apps call to tell a member something by push (docs/push.md).
+
+Each function returns at once: the sending runs in Celery (push.tasks.deliver) after the
+caller's transaction commits, and only for a member who has a subscribed device and has
+not muted the kind."""
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import transaction
+
+from .kinds import KINDS
+from .models import Subscription
+
+
+def send(user_id, kind, table_id, **params):
+    """Queue a notification of `kind` about table `table_id` for the member; False when
+    there is nobody to tell (no device)."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown push kind {kind!r}: use one of {', '.join(KINDS)}")
+    if not Subscription.objects.filter(user_id=user_id).exists():
+        return False
+    from .tasks import deliver
+
+    transaction.on_commit(lambda: deliver.delay(user_id, kind, table_id, params))
+    return True
+
+
+def friend_invites(invitation):
+    """notices.invitations: a friend invites the member to a table."""
+    return send(invitation.invitee_id, "friend_invites", invitation.table_id,
+                friend=invitation.inviter.display_name_text)
+
+
+def quickplay_found(user_id, table_id):
+    """quickplay.services: the member's quick-play match is ready."""
+    return send(user_id, "quickplay_found", table_id)
+
+
+def match_starts(user_id, table_id):
+    """For the games app: the table the member waits at has filled and the match starts."""
+    return send(user_id, "match_starts", table_id)
+
+
+def your_move(user_id, match_id, table_id, match_page_visible):
+    """For the games app, when it becomes the member's move: nothing while a page of that
+    match is visible to them (they see it), and at most one per match and member in
+    PUSH_YOUR_MOVE_SECONDS. Returns whether a notification was queued."""
+    if match_page_visible:
+        return False
+    if not Subscription.objects.filter(user_id=user_id).exists():
+        return False
+    # cache.add is atomic: of several moves at once, one sets the key and is sent.
+    if not cache.add(f"push:your-move:{match_id}:{user_id}", 1, timeout=settings.PUSH_YOUR_MOVE_SECONDS):
+        return False
+    return send(user_id, "your_move", table_id)

@@ -1,0 +1,343 @@
+"""Web Push (push/, docs/push.md) against a real push service of the test's own: a local HTTP
+endpoint that checks the VAPID JWT (ES256, signed by the site's key, for its own origin) and
+decrypts the aes128gcm payload with the subscription's keys, as a browser's push service
+and the browser do. Nothing of the protocol is mocked."""
+
+import base64
+import json
+import os
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import http_ece
+import pytest
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
+from django.conf import settings
+from django.core.cache import cache
+
+from accounts.models import Player
+from push import notify
+from push.models import MutedKind, Subscription
+from push.tasks import deliver
+from tests.factories import make_player
+
+pytestmark = pytest.mark.django_db
+
+
+def b64url(data):
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def unb64url(text):
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+class PushService:
+    """A push service on 127.0.0.1: it keeps what it was sent and answers `status`."""
+
+    def __init__(self):
+        self.received = []
+        self.status = 201
+        service = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):
+                body = self.rfile.read(int(self.headers["Content-Length"]))
+                service.received.append((self.path, {name.lower(): value for name, value in self.headers.items()}, body))
+                self.send_response(service.status)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, *args):
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.origin = f"http://127.0.0.1:{self.server.server_port}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+class Browser:
+    """A browser's side of a subscription: its key pair and auth secret."""
+
+    def __init__(self, service, name):
+        self.key = ec.generate_private_key(ec.SECP256R1())
+        self.auth = os.urandom(16)
+        self.endpoint = f"{service.origin}/push/{name}"
+        public = self.key.public_key().public_bytes(serialization.Encoding.X962,
+                                                    serialization.PublicFormat.UncompressedPoint)
+        self.p256dh = b64url(public)
+
+    def subscribe(self, user):
+        return Subscription.objects.create(user=user, endpoint=self.endpoint, p256dh=self.p256dh,
+                                           auth=b64url(self.auth), device="test browser")
+
+    def read(self, body):
+        return json.loads(http_ece.decrypt(body, private_key=self.key, auth_secret=self.auth, version="aes128gcm"))
+
+
+def site_public_key():
+    key = serialization.load_pem_private_key(settings.VAPID_PRIVATE_KEY.encode(), password=None)
+    return key.public_key().public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
+
+
+def check_vapid(headers, audience):
+    """The Authorization header as RFC 8292 has it: `vapid t=<JWT>, k=<the site's public key>`,
+    the JWT signed with ES256 by that key, for the push service's origin, not expired."""
+    scheme, _, params = headers["authorization"].partition(" ")
+    assert scheme == "vapid"
+    fields = dict(part.strip().split("=", 1) for part in params.split(","))
+    assert unb64url(fields["k"]) == site_public_key()
+    header, claims, signature = fields["t"].split(".")
+    assert json.loads(unb64url(header)) == {"typ": "JWT", "alg": "ES256"}
+    raw = unb64url(signature)
+    der = encode_dss_signature(int.from_bytes(raw[:32], "big"), int.from_bytes(raw[32:], "big"))
+    public = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), unb64url(fields["k"]))
+    public.verify(der, f"{header}.{claims}".encode(), ec.ECDSA(hashes.SHA256()))  # raises if forged
+    claims = json.loads(unb64url(claims))
+    assert claims["aud"] == audience and claims["sub"] == settings.VAPID_SUBJECT
+    assert time.time() < claims["exp"] <= time.time() + 24 * 3600
+    assert headers["content-encoding"] == "aes128gcm" and int(headers["ttl"]) > 0
+
+
+@pytest.fixture
+def push_service():
+    service = PushService()
+    yield service
+    service.close()
+
+
+@pytest.fixture
+def eager_celery():
+    """Tasks run in the caller, as soon as they are queued (the worker's work, in the test)."""
+    from joker_site.celery import app
+
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = False
+
+
+def member(username, language):
+    player = make_player(username)
+    Player.objects.filter(pk=player.pk).update(language=language)
+    return player.user
+
+
+def test_a_friends_invitation_reaches_the_device_encrypted_signed_and_in_the_members_language(push_service):
+    nino = member("nino", "ka")
+    browser = Browser(push_service, "nino-phone")
+    browser.subscribe(nino)
+    assert deliver(nino.pk, "friend_invites", 17, {"friend": "levan"}) == 1
+    [(path, headers, body)] = push_service.received
+    assert path == "/push/nino-phone"
+    check_vapid(headers, push_service.origin)
+    assert body[:4] != b"{" and browser.read(body) == {
+        "kind": "friend_invites", "title": "მოწვევა", "body": "levan გეპატიჟება მაგიდასთან №17.",
+        "url": "/ka/tables/17/", "tag": "friend_invites:17", "lang": "ka",
+    }
+
+
+@pytest.mark.parametrize("kind, language, expected", [
+    ("your_move", "ru", {"title": "Ваш ход", "body": "Ваш ход за столом № 5.", "url": "/ru/tables/5/"}),
+    ("match_starts", "ka", {"title": "შენი მატჩი იწყება", "body": "მაგიდა №5 შეივსო: შენი მატჩი იწყება.",
+                            "url": "/ka/tables/5/"}),
+    ("quickplay_found", "ru", {"title": "Партия найдена", "body": "Ваша быстрая партия готова за столом № 5.",
+                               "url": "/ru/tables/5/"}),
+])
+def test_each_kind_says_its_words_in_the_members_language_and_holds_no_card(push_service, kind, language, expected):
+    user = member("tamar", language)
+    browser = Browser(push_service, "tamar")
+    browser.subscribe(user)
+    deliver(user.pk, kind, 5, {})
+    [(_path, headers, body)] = push_service.received
+    check_vapid(headers, push_service.origin)
+    message = browser.read(body)
+    assert {key: message[key] for key in expected} == expected
+    assert set(message) == {"kind", "title", "body", "url", "tag", "lang"}  # nothing else: no card, no hand
+
+
+def test_every_device_of_the_member_gets_it_and_a_device_the_service_forgot_is_removed(push_service):
+    nino = member("nino", "en")
+    phone, laptop = Browser(push_service, "phone"), Browser(push_service, "laptop")
+    phone.subscribe(nino)
+    laptop.subscribe(nino)
+    assert deliver(nino.pk, "match_starts", 3, {}) == 2
+    assert {phone.read(body)["title"] for _p, _h, body in push_service.received[:1]} == {"Your match starts"}
+
+    push_service.status = 410  # the browser unsubscribed: the service says Gone
+    assert deliver(nino.pk, "match_starts", 3, {}) == 0
+    assert not Subscription.objects.filter(user=nino).exists()
+
+
+@pytest.mark.parametrize("status", [404, 410])
+def test_only_gone_answers_remove_a_subscription(push_service, status):
+    nino = member("nino", "en")
+    Browser(push_service, "phone").subscribe(nino)
+    push_service.status = 500  # the service is down for a while: keep the device
+    deliver(nino.pk, "match_starts", 3, {})
+    assert Subscription.objects.filter(user=nino).count() == 1
+    push_service.status = status
+    deliver(nino.pk, "match_starts", 3, {})
+    assert Subscription.objects.filter(user=nino).count() == 0
+
+
+def test_a_muted_kind_is_not_sent(push_service):
+    nino = member("nino", "en")
+    Browser(push_service, "phone").subscribe(nino)
+    MutedKind.objects.create(user=nino, kind="friend_invites")
+    assert deliver(nino.pk, "friend_invites", 3, {"friend": "levan"}) == 0
+    assert push_service.received == []
+
+
+def test_your_move_is_sent_once_per_match_in_thirty_seconds_and_never_while_its_page_is_visible(
+        push_service, eager_celery, django_capture_on_commit_callbacks):
+    cache.delete_many([f"push:your-move:{m}:{u}" for m in (8, 9) for u in range(1, 1000)])
+    nino = member("nino", "ru")
+    browser = Browser(push_service, "phone")
+    browser.subscribe(nino)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert notify.your_move(nino.pk, match_id=8, table_id=4, match_page_visible=True) is False
+        assert notify.your_move(nino.pk, match_id=8, table_id=4, match_page_visible=False) is True
+        assert notify.your_move(nino.pk, match_id=8, table_id=4, match_page_visible=False) is False
+        assert notify.your_move(nino.pk, match_id=9, table_id=6, match_page_visible=False) is True
+    assert [browser.read(body)["url"] for _p, _h, body in push_service.received] == ["/ru/tables/4/", "/ru/tables/6/"]
+    # The throttle is a cache key that lives PUSH_YOUR_MOVE_SECONDS: once gone, the next move is sent.
+    cache.delete(f"push:your-move:8:{nino.pk}")
+    with django_capture_on_commit_callbacks(execute=False):
+        assert notify.your_move(nino.pk, match_id=8, table_id=4, match_page_visible=False) is True
+
+
+def test_nothing_is_queued_for_a_member_without_a_device():
+    nino = member("nino", "en")
+    assert notify.send(nino.pk, "match_starts", 3) is False
+    assert notify.your_move(nino.pk, match_id=8, table_id=3, match_page_visible=False) is False
+
+
+def test_an_unknown_kind_is_refused():
+    with pytest.raises(ValueError, match="unknown push kind 'tournament'"):
+        notify.send(1, "tournament", 3)
+
+
+# --- The member's page, the subscription the browser sends, and the wiring -------------------
+
+def browser_subscription(endpoint="https://push.example.net/send/abc"):
+    key = ec.generate_private_key(ec.SECP256R1()).public_key().public_bytes(
+        serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
+    return {"endpoint": endpoint, "expirationTime": None, "keys": {"p256dh": b64url(key), "auth": b64url(os.urandom(16))}}
+
+
+def logged_in(user):
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+ANDROID_CHROME = "Mozilla/5.0 (Linux; Android 14) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Mobile Safari/537.36"
+
+
+def test_a_member_subscribes_a_device_sees_it_and_removes_it():
+    nino = member("nino", "ka")
+    client = logged_in(nino)
+    page = client.get("/ka/notifications/").content.decode()
+    from push.keys import application_server_key
+
+    assert f'data-key="{application_server_key()}"' in page and "შემატყობინე" in page
+    assert unb64url(application_server_key()) == site_public_key()
+    response = client.post("/ka/notifications/subscribe/", json.dumps(browser_subscription()),
+                           content_type="application/json", HTTP_USER_AGENT=ANDROID_CHROME)
+    assert response.status_code == 201
+    subscription = Subscription.objects.get(user=nino)
+    assert subscription.device == "Android · Chrome"
+    assert "Android · Chrome" in client.get("/ka/notifications/").content.decode()
+    assert client.post(f"/ka/notifications/devices/{subscription.pk}/remove/").status_code == 302
+    assert not Subscription.objects.exists()
+
+
+def test_a_member_cannot_remove_another_members_device():
+    nino, levan = member("nino", "en"), member("levan", "en")
+    logged_in(levan).post("/en/notifications/subscribe/", json.dumps(browser_subscription()),
+                          content_type="application/json")
+    [subscription] = Subscription.objects.all()
+    assert logged_in(nino).post(f"/en/notifications/devices/{subscription.pk}/remove/").status_code == 404
+    assert Subscription.objects.filter(user=levan).count() == 1
+
+
+@pytest.mark.parametrize("body, message", [
+    ("not json", "Send the subscription as JSON."),
+    (json.dumps({"endpoint": "https://push.example.net/x"}), "an endpoint and its keys"),
+    (json.dumps({**browser_subscription("http://push.example.net/x")}), "must be an https address"),
+    (json.dumps({**browser_subscription(), "keys": {"p256dh": "BAAA", "auth": b64url(os.urandom(16))}}),
+     "not a P-256 public key"),
+    (json.dumps({**browser_subscription(), "keys": {**browser_subscription()["keys"], "auth": "c2hvcnQ"}}),
+     "must be 16 bytes"),
+    (json.dumps({**browser_subscription(), "keys": {**browser_subscription()["keys"], "auth": "!!"}}),
+     "is not base64url"),
+])
+def test_a_subscription_the_browser_could_not_have_made_is_refused_and_nothing_kept(body, message):
+    response = logged_in(member("nino", "en")).post("/en/notifications/subscribe/", body,
+                                                    content_type="application/json")
+    assert response.status_code == 400 and message in response.json()["error"]
+    assert not Subscription.objects.exists()
+
+
+def test_a_visitor_cannot_subscribe():
+    from django.test import Client
+
+    response = Client().post("/en/notifications/subscribe/", json.dumps(browser_subscription()),
+                             content_type="application/json")
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+    assert not Subscription.objects.exists()
+
+
+def test_the_member_chooses_the_kinds_and_an_unknown_kind_changes_nothing():
+    nino = member("nino", "en")
+    client = logged_in(nino)
+    client.post("/en/notifications/kinds/", {"kind": ["your_move", "quickplay_found"]})
+    assert set(MutedKind.objects.filter(user=nino).values_list("kind", flat=True)) == {"match_starts", "friend_invites"}
+    client.post("/en/notifications/kinds/", {"kind": ["your_move", "poker_night"]})
+    assert set(MutedKind.objects.filter(user=nino).values_list("kind", flat=True)) == {"match_starts", "friend_invites"}
+
+
+def test_a_friends_invitation_reaches_the_invitees_device(push_service, eager_celery,
+                                                          django_capture_on_commit_callbacks):
+    """notices.invitations.invite sends the kind once the invitation is committed."""
+    from games.services import tables as table_service
+    from games.services.tables import TableSettings
+    from notices import invitations
+    from tests.factories import make_friends
+
+    host, nino = make_player("levan"), make_player("nino")
+    make_friends(host, nino)
+    browser = Browser(push_service, "nino")
+    browser.subscribe(nino.user)
+    table = table_service.create_table(host, TableSettings(variant="japanese"))
+    with django_capture_on_commit_callbacks(execute=True):
+        invitations.invite(table.pk, host, nino.user)
+    [(_path, _headers, body)] = push_service.received
+    assert browser.read(body)["body"] == f"levan გეპატიჟება მაგიდასთან №{table.pk}."
+
+
+def test_a_quickplay_pairing_reaches_both_members_devices(push_service, eager_celery,
+                                                          django_capture_on_commit_callbacks):
+    """quickplay.services sends the kind to each member it seats, once the pairing is committed."""
+    from quickplay import services
+
+    tamar, levan = make_player("tamar"), make_player("levan")
+    Player.objects.filter(pk=levan.pk).update(language="ru")
+    browsers = {"tamar": Browser(push_service, "tamar"), "levan": Browser(push_service, "levan")}
+    browsers["tamar"].subscribe(tamar.user)
+    browsers["levan"].subscribe(levan.user)
+    services.join(tamar, "japanese", 0)
+    with django_capture_on_commit_callbacks(execute=True):
+        table = services.join(levan, "japanese", 0).table
+    read = {path.rsplit("/", 1)[1]: browsers[path.rsplit("/", 1)[1]].read(body) for path, _h, body in push_service.received}
+    assert read["levan"]["body"] == f"Ваша быстрая партия готова за столом № {table.pk}."
+    assert read["tamar"]["url"] == f"/ka/tables/{table.pk}/" and read["tamar"]["kind"] == "quickplay_found"
