@@ -26,6 +26,7 @@ class MatchStarted:
     match_id: int
     table_id: int
     with_bots: bool  # a practice table (bots fill the other seats): nobody waited for it
+    seated_together: bool  # quick play seated its players at once (and tells them itself)
 
 
 @dataclass(frozen=True)

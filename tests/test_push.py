@@ -341,3 +341,33 @@ def test_a_quickplay_pairing_reaches_both_members_devices(push_service, eager_ce
     read = {path.rsplit("/", 1)[1]: browsers[path.rsplit("/", 1)[1]].read(body) for path, _h, body in push_service.received}
     assert read["levan"]["body"] == f"Ваша быстрая партия готова за столом № {table.pk}."
     assert read["tamar"]["url"] == f"/ka/tables/{table.pk}/" and read["tamar"]["kind"] == "quickplay_found"
+
+
+def test_a_table_that_fills_tells_the_waiting_member_away_from_it_that_the_match_starts(
+        push_service, eager_celery, django_capture_on_commit_callbacks):
+    """push/receivers.py hears games' MatchStarted: each seated member without the table open."""
+    from games.services import tables as table_service
+    from games.services.tables import TableSettings
+
+    host, guest_of_the_table = make_player("levan"), make_player("nino")
+    Player.objects.filter(pk=host.pk).update(language="ru")
+    browser = Browser(push_service, "levan")
+    browser.subscribe(host.user)
+    table = table_service.create_table(host, TableSettings(variant="japanese"))
+    with django_capture_on_commit_callbacks(execute=True):
+        table_service.sit(table.pk, guest_of_the_table)
+    [(_path, _headers, body)] = push_service.received
+    told = browser.read(body)
+    assert told["kind"] == "match_starts" and told["url"] == f"/ru/tables/{table.pk}/"
+
+
+def test_a_practice_table_with_bots_tells_nobody_that_its_match_starts(
+        push_service, eager_celery, django_capture_on_commit_callbacks):
+    from games.services import tables as table_service
+    from games.services.tables import TableSettings
+
+    host = make_player("levan")
+    Browser(push_service, "levan").subscribe(host.user)
+    with django_capture_on_commit_callbacks(execute=True):
+        table_service.create_table(host, TableSettings(variant="japanese", fill_with_bots=True, rated=False))
+    assert push_service.received == []

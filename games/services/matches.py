@@ -154,8 +154,9 @@ def _players(table: Table):
     return names
 
 
-def start_match(table: Table) -> Match:
-    """All seats taken: create the match and deal the first deal (caller holds the table lock)."""
+def start_match(table: Table, seated_together: bool = False) -> Match:
+    """All seats taken: create the match and deal the first deal (caller holds the table lock).
+    `seated_together`: quick play seated its players at once (nobody waited at the table)."""
     options = table.record_options()
     if table.variant == Variant.CLASSIC:
         # rules.md 2.1: the first dealer is drawn at random
@@ -173,7 +174,8 @@ def start_match(table: Table) -> Match:
     table.save(update_fields=["status", "started_at"])
     _play_bot_seats(match, state)  # a practice bot may be first to act
     _save(match, state)  # version 1: the first position everyone sees
-    events.announce(events.MatchStarted(match.pk, table.pk, with_bots=table.fill_with_bots), match=match)
+    events.announce(events.MatchStarted(match.pk, table.pk, with_bots=table.fill_with_bots,
+                                        seated_together=seated_together), match=match)
     return match
 
 

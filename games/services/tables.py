@@ -116,7 +116,7 @@ def seat_together(players, settings: TableSettings) -> Table:
                 raise
         if table.fill_with_bots:
             _fill_with_bots(table)
-        _start_if_full(table)
+        _start_if_full(table, seated_together=True)
         transaction.on_commit(broadcast.lobby_changed)
     return table
 
@@ -354,10 +354,12 @@ def _fill_with_bots(table: Table) -> None:
         Seat.objects.create(table=table, index=index, is_bot=True)
 
 
-def _start_if_full(table: Table) -> None:
+def _start_if_full(table: Table, seated_together: bool = False) -> None:
+    """Start the match once every chair is taken (`seated_together`: its players sat down at
+    once, as quick play seats them: nobody waited for the table to fill)."""
     if _free_seat_indexes(table):
         return
-    matches.start_match(table)
+    matches.start_match(table, seated_together=seated_together)
 
 
 def close_stale_table(table_id: int) -> bool:
