@@ -1,14 +1,10 @@
-import re
-
 from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from .languages import ModelLabelsAsWritten
 from .models import AccessToken, Player
-
-# "Guest 4821" in any of our languages: kept for real guests, so nobody can pose as one.
-GUEST_LIKE_NAME = re.compile(r"^\s*(guest|სტუმარი|гость)\W*\d+\s*$", re.IGNORECASE)
+from .names import refusal_for_name
 
 
 class ProfileForm(ModelLabelsAsWritten, forms.ModelForm):
@@ -28,8 +24,9 @@ class ProfileForm(ModelLabelsAsWritten, forms.ModelForm):
 
     def clean_display_name(self):
         name = " ".join(self.cleaned_data["display_name"].split())
-        if GUEST_LIKE_NAME.match(name):
-            raise forms.ValidationError(_("Names like this are kept for guests. Please choose another."))
+        refusal = refusal_for_name(name, user=self.instance.user) if name else None
+        if refusal is not None:
+            raise forms.ValidationError(refusal)
         return name
 
 

@@ -135,3 +135,17 @@ class AccessToken(models.Model):
 
     def __str__(self):
         return f"{self.name} ({self.prefix}…)"
+
+
+class NameKey(models.Model):
+    """The folded form (accounts.names.name_key) of a member's username or display name,
+    so a new name that looks like another member's is found with one indexed query."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=160, db_index=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "key"], name="namekey_once_per_user")]
+
+    def __str__(self):
+        return self.key
