@@ -31,6 +31,9 @@ class Player(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     # When a guest signed up and this row became a member's.
     claimed_at = models.DateTimeField(null=True, blank=True)
+    # A guest's last request (kept to the hour): guests idle for long are retired
+    # (accounts.guests.retire_idle_guests).
+    last_seen_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         verbose_name = _("player")

@@ -116,6 +116,7 @@ MIDDLEWARE = [
     "allauth.account.middleware.AccountMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "accounts.middleware.PreferredLanguageMiddleware",
+    "accounts.middleware.GuestRefusedMiddleware",
 ]
 
 ROOT_URLCONF = "joker_site.urls"
@@ -238,6 +239,10 @@ LOGIN_URL = "account_login"
 ACCOUNT_LOGIN_METHODS = {"username"}
 ACCOUNT_SIGNUP_FIELDS = ["username*", "email", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "optional"
+# Guests (accounts/players.py, docs/accounts.md): at most so many new guests per client address
+# an hour; a guest seen by no request for so many days is retired by Celery beat.
+GUESTS_PER_ADDRESS_PER_HOUR = env_int("GUESTS_PER_ADDRESS_PER_HOUR", 20, minimum=1)
+GUEST_IDLE_DAYS = env_int("GUEST_IDLE_DAYS", 30, minimum=1)
 
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
 if EMAIL_HOST:
@@ -321,6 +326,10 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-lapsed-site-presence": {  # notices/presence.py: pages of a web process that died
         "task": "notices.tasks.sweep_presence",
         "schedule": env_seconds("SWEEP_INTERVAL_SECONDS", 10.0),
+    },
+    "retire-idle-guests": {  # accounts/guests.py
+        "task": "accounts.tasks.retire_idle_guests",
+        "schedule": 3600.0,
     },
 }
 
