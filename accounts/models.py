@@ -121,10 +121,19 @@ class Block(models.Model):
 
 
 class AccessToken(models.Model):
-    """A personal access token for programs. Only the sha256 of the token is kept."""
+    """A personal access token for programs. Only the sha256 of the token is kept.
+
+    `scope`: "play" may do everything the member may; "read" may watch and read but not act
+    (accounts.tokens.allows). `expires_at`: refused from then on (empty: never)."""
+
+    PLAY = "play"
+    READ = "read"
+    SCOPE_CHOICES = [(PLAY, _("play (everything you may do)")), (READ, _("read only (watch, no moves)"))]
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="access_tokens")
     name = models.CharField(_("name"), max_length=60)
+    scope = models.CharField(_("what it may do"), max_length=8, choices=SCOPE_CHOICES, default=PLAY)
+    expires_at = models.DateTimeField(_("expires"), null=True, blank=True)
     token_hash = models.CharField(max_length=64, unique=True)
     # The first characters of the token, so its owner can tell tokens apart.
     prefix = models.CharField(max_length=12)

@@ -70,22 +70,61 @@ def _language_of(scope) -> str:
 class TokenOrSameOrigin:
     """ASGI middleware: a browser's socket must come from one of our pages, a program's need not.
 
-    The Origin check keeps another site's page from opening a socket that rides
-    on the visitor's session cookie. A page cannot set an Authorization header
-    on a websocket, so a handshake that carries one is a program's, which
-    authenticates with its token instead of cookies.
+    The Origin check keeps another site's page from opening a socket that rides on the
+    visitor's session cookie. The Origin must be the socket's own origin, host *and port*
+    (a page served on another port of the same host is another origin), and the host one of
+    ALLOWED_HOSTS. A page cannot set an Authorization header on a websocket, so a handshake
+    that carries one is a program's, which authenticates with its token instead of cookies:
+    the token is looked at here, once. An expired one (or one whose scope does not even
+    cover watching) is refused before the consumer runs (403); a known one travels on in
+    `scope["access_token"]`, for the acts to ask `accounts.tokens.allows(token, "play")`.
+    An unknown or revoked token is left to the consumer, which says so in a frame.
     """
 
+    DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
+
     def __init__(self, application):
-        from channels.security.websocket import AllowedHostsOriginValidator
+        from channels.security.websocket import WebsocketDenier
 
         self.application = application
-        self.same_origin_only = AllowedHostsOriginValidator(application)
+        self.deny = WebsocketDenier()
 
     async def __call__(self, scope, receive, send):
-        if _header(scope, b"authorization") is not None:
+        authorization = _header(scope, b"authorization")
+        if authorization is not None:
+            from accounts.tokens import allows, token_for_handshake
+
+            token = await in_thread(token_for_handshake)(authorization)
+            if token is not None:
+                if not allows(token, "watch"):
+                    return await self.deny(scope, receive, send)
+                scope = {**scope, "access_token": token}
             return await self.application(scope, receive, send)
-        return await self.same_origin_only(scope, receive, send)
+        if not self.same_origin(scope):
+            return await self.deny(scope, receive, send)
+        return await self.application(scope, receive, send)
+
+    @classmethod
+    def same_origin(cls, scope) -> bool:
+        """Whether the handshake's Origin is scheme-host-port the Host it was sent to."""
+        from urllib.parse import urlsplit
+
+        from django.http.request import split_domain_port, validate_host
+
+        origin, host = _header(scope, b"origin"), _header(scope, b"host")
+        if not origin or not host:
+            return False
+        try:
+            parsed = urlsplit(origin)
+            origin_port = parsed.port or cls.DEFAULT_PORTS.get(parsed.scheme)
+        except ValueError:  # a port that is not a number
+            return False
+        host_name, host_port = split_domain_port(host.lower())
+        if not host_name or parsed.hostname is None or origin_port is None:
+            return False
+        host_port = int(host_port) if host_port else cls.DEFAULT_PORTS[parsed.scheme]
+        return (parsed.hostname == host_name.strip("[]") and origin_port == host_port
+                and validate_host(host_name, settings.ALLOWED_HOSTS))
 
 
 class PlayConsumer(DispatchWithoutHop, QuickPlayProtocol, ProtocolChat, AsyncWebsocketConsumer):

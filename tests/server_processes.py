@@ -18,7 +18,8 @@ START_TIMEOUT = 60
 
 def production_environment(tmp_path, secret_key, **settings) -> dict:
     """os.environ for run_prod: the test database pytest-django made, the run's Redis,
-    DEBUG off, a var folder under `tmp_path`, and `settings` (environment variables) on top."""
+    DEBUG off, plain http, a var folder under `tmp_path`, and `settings` (environment variables)
+    on top."""
     from django.conf import settings as django_settings
     from django.db import connection
 
@@ -29,6 +30,7 @@ def production_environment(tmp_path, secret_key, **settings) -> dict:
         REDIS_URL=os.environ["REDIS_URL"],
         SECRET_KEY=secret_key,
         DEBUG="false",
+        SECURE_HTTPS="false",  # plain http on 127.0.0.1 (a test may put its proxy's https back)
         JOKER_VAR_DIR=str(tmp_path / "var"),
         PYTHONUNBUFFERED="1",
         **settings,

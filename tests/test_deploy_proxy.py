@@ -130,7 +130,8 @@ class Browser:
 
 @pytest.fixture
 def site_behind_the_documented_proxy(transactional_db, tmp_path):
-    env = production_environment(tmp_path, "proxy-test")
+    # Production's https settings: the proxy says https in X-Forwarded-Proto, as nginx does.
+    env = production_environment(tmp_path, "proxy-test", SECURE_HTTPS="true")
     with run_prod_web_processes(tmp_path, env) as (daphne_port,):
         proxy = documented_proxy(daphne_port)
         thread = threading.Thread(target=proxy.serve_forever, daemon=True)

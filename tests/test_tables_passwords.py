@@ -85,7 +85,7 @@ def test_the_host_sees_the_invitation_link_and_it_seats_without_the_password(pas
     host_client = Client()
     host_client.force_login(host.user)
     page = host_client.get(f"/en/tables/{table.pk}/").content.decode()
-    link = re.search(r'id="invitation-link-url"[^>]*value="([^"]+)"', page).group(1)
+    link = re.search(r'<code id="invitation-link-url"[^>]*>([^<]+)</code>', page).group(1)
     token = invitation_link_token(table)
     assert link.endswith(f"/en/tables/{table.pk}/?invite={token}") and len(token) == 32
 
