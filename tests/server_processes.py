@@ -33,8 +33,8 @@ def production_environment(tmp_path, secret_key, **settings) -> dict:
         SECURE_HTTPS="false",  # plain http on 127.0.0.1 (a test may put its proxy's https back)
         JOKER_VAR_DIR=str(tmp_path / "var"),
         PYTHONUNBUFFERED="1",
-        **settings,
     )
+    env.update(settings)
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)  # the servers must stay honest about async
     return env
 
