@@ -1,14 +1,12 @@
-import re
-
 from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 from .languages import ModelLabelsAsWritten
 from .models import AccessToken, Player
-
-# "Guest 4821" in any of our languages: kept for real guests, so nobody can pose as one.
-GUEST_LIKE_NAME = re.compile(r"^\s*(guest|სტუმარი|гость)\W*\d+\s*$", re.IGNORECASE)
+from .names import refusal_for_name
+from .tokens import LIFETIME_DAYS
 
 
 class ProfileForm(ModelLabelsAsWritten, forms.ModelForm):
@@ -28,16 +26,34 @@ class ProfileForm(ModelLabelsAsWritten, forms.ModelForm):
 
     def clean_display_name(self):
         name = " ".join(self.cleaned_data["display_name"].split())
-        if GUEST_LIKE_NAME.match(name):
-            raise forms.ValidationError(_("Names like this are kept for guests. Please choose another."))
+        refusal = refusal_for_name(name, user=self.instance.user) if name else None
+        if refusal is not None:
+            raise forms.ValidationError(refusal)
         return name
 
 
 class AccessTokenForm(ModelLabelsAsWritten, forms.ModelForm):
+    lifetime = forms.TypedChoiceField(
+        label=_("Expires"),
+        choices=[("", _("never"))] + [
+            (str(days), ngettext_lazy("in %(days)d day", "in %(days)d days", "days") % {"days": days})
+            for days in LIFETIME_DAYS if days
+        ],
+        coerce=int, empty_value=None, required=False,
+    )
+
     class Meta:
         model = AccessToken
-        fields = ["name"]
+        fields = ["name", "scope"]
         help_texts = {"name": _("What the token is for, e.g. “my bot”.")}
+        widgets = {"scope": forms.RadioSelect}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["scope"].required = False  # left out: a token that may play, as before scopes
+
+    def clean_scope(self):
+        return self.cleaned_data["scope"] or AccessToken.PLAY
 
     def clean_name(self):
         name = " ".join(self.cleaned_data["name"].split())

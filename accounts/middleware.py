@@ -1,6 +1,11 @@
+from django.contrib import messages
+from django.http import HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 
 from .languages import set_language_cookie, url_in_language
+from .players import GuestRefused
 from .signals import LOGIN_LANGUAGE_ATTR
 
 
@@ -24,3 +29,27 @@ class PreferredLanguageMiddleware:
             if location and url_has_allowed_host_and_scheme(location, allowed_hosts={request.get_host()}):
                 response["Location"] = url_in_language(location, language)
         return response
+
+
+class GuestRefusedMiddleware:
+    """Any view that makes a guest (a seat, quick play, a lesson step…) may be refused one
+    (`GuestRefused`: too many from the address, no free number). Answer it here, once for
+    all of them: a page saying why (429, or 503 when numbers ran out), or for htmx a
+    redirect to the guest page with the same sentence, since htmx does not show a 4xx."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        if not isinstance(exception, GuestRefused):
+            return None
+        status = 503 if exception.code == "guest_numbers_exhausted" else 429
+        if getattr(request, "htmx", False):
+            messages.error(request, exception.message)
+            response = HttpResponse(status=200)
+            response["HX-Redirect"] = reverse("accounts:guest")
+            return response
+        return render(request, "accounts/guest_refused.html", {"message": exception.message}, status=status)

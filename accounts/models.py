@@ -48,6 +48,9 @@ class Player(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     # When a guest signed up and this row became a member's.
     claimed_at = models.DateTimeField(null=True, blank=True)
+    # A guest's last request (kept to the hour): guests idle for long are retired
+    # (accounts.guests.retire_idle_guests).
+    last_seen_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         verbose_name = _("player")
@@ -135,10 +138,19 @@ class Block(models.Model):
 
 
 class AccessToken(models.Model):
-    """A personal access token for programs. Only the sha256 of the token is kept."""
+    """A personal access token for programs. Only the sha256 of the token is kept.
+
+    `scope`: "play" may do everything the member may; "read" may watch and read but not act
+    (accounts.tokens.allows). `expires_at`: refused from then on (empty: never)."""
+
+    PLAY = "play"
+    READ = "read"
+    SCOPE_CHOICES = [(PLAY, _("play (everything you may do)")), (READ, _("read only (watch, no moves)"))]
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="access_tokens")
     name = models.CharField(_("name"), max_length=60)
+    scope = models.CharField(_("what it may do"), max_length=8, choices=SCOPE_CHOICES, default=PLAY)
+    expires_at = models.DateTimeField(_("expires"), null=True, blank=True)
     token_hash = models.CharField(max_length=64, unique=True)
     # The first characters of the token, so its owner can tell tokens apart.
     prefix = models.CharField(max_length=12)
@@ -152,3 +164,17 @@ class AccessToken(models.Model):
 
     def __str__(self):
         return f"{self.name} ({self.prefix}…)"
+
+
+class NameKey(models.Model):
+    """The folded form (accounts.names.name_key) of a member's username or display name,
+    so a new name that looks like another member's is found with one indexed query."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=160, db_index=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "key"], name="namekey_once_per_user")]
+
+    def __str__(self):
+        return self.key

@@ -7,7 +7,10 @@ the member's, so their games come with them.
 """
 
 import secrets
+from datetime import timedelta
 
+from django.conf import settings
+from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -20,10 +23,18 @@ from .models import Player
 GUEST_SESSION_KEY = "accounts.guest_player_id"
 _REQUEST_CACHE_ATTR = "_accounts_player"
 
-# Four digits read well ("Guest 4821"); past a few thousand live guests we widen.
-_SHORT_GUEST_NUMBERS = (1000, 9999)
-_LONG_GUEST_NUMBERS = (10000, 999999)
-_SHORT_NUMBER_TRIES = 12
+# Four digits read well ("Guest 4821"); past a few thousand live guests we widen, to six
+# digits, then eight: (lowest, highest, random tries) in turn. Retiring idle guests frees numbers.
+GUEST_NUMBER_SPACES = ((1000, 9999, 12), (10_000, 999_999, 20), (1_000_000, 99_999_999, 20))
+GUEST_SEEN_EVERY = timedelta(hours=1)  # a guest's `last_seen_at` is written at most this often
+GUESTS_MADE_WINDOW_SECONDS = 3600
+
+
+class GuestRefused(Refusal):
+    """No new guest for this visitor now (too many from their address, or no free number);
+    `message` says why and what to do. accounts.middleware answers it with a page."""
+
+    code = "guest_refused"
 
 
 class MembersOnly(Refusal):
@@ -79,25 +90,52 @@ def _guest_from_session(session):
     return Player.objects.filter(pk=player_id, is_guest=True).first()
 
 
-def create_guest_player():
-    """A new guest with a readable number not used by any other guest."""
-    for attempt in range(_SHORT_NUMBER_TRIES + 20):
-        low, high = _SHORT_GUEST_NUMBERS if attempt < _SHORT_NUMBER_TRIES else _LONG_GUEST_NUMBERS
-        number = low + secrets.randbelow(high - low + 1)
-        try:
-            with transaction.atomic():
-                return Player.objects.create(is_guest=True, guest_number=number)
-        except IntegrityError:
-            continue
-    raise RuntimeError("no free guest number found")
+def _count_guest_made_from(client_address):
+    """Refuse past GUESTS_PER_ADDRESS_PER_HOUR new guests from one address, else count one."""
+    if not client_address:
+        return
+    key = f"guests-made:{client_address}"
+    if cache.get(key, 0) >= settings.GUESTS_PER_ADDRESS_PER_HOUR:
+        raise GuestRefused("guest_rate_limited", _(
+            "Too many guests were made from your address in the last hour. Sign up (it is free), "
+            "or try again later."))
+    cache.add(key, 0, GUESTS_MADE_WINDOW_SECONDS)
+    cache.incr(key)
 
 
-def _player_for(user, session, create):
+def create_guest_player(client_address=""):
+    """A new guest with a readable number not used by any other guest.
+
+    `client_address` counts against the per-address limit; without one nothing is counted
+    (for code that makes guests on a visitor's behalf)."""
+    _count_guest_made_from(client_address)
+    for low, high, tries in GUEST_NUMBER_SPACES:
+        for _attempt in range(tries):
+            number = low + secrets.randbelow(high - low + 1)
+            try:
+                with transaction.atomic():
+                    return Player.objects.create(is_guest=True, guest_number=number, last_seen_at=timezone.now())
+            except IntegrityError:
+                continue
+    raise GuestRefused("guest_numbers_exhausted", _(
+        "We cannot make a new guest just now. Sign up (it is free), or try again in a while."))
+
+
+def _note_guest_seen(player):
+    now = timezone.now()
+    if player.is_guest and (player.last_seen_at is None or now - player.last_seen_at >= GUEST_SEEN_EVERY):
+        Player.objects.filter(pk=player.pk).update(last_seen_at=now)
+        player.last_seen_at = now
+
+
+def _player_for(user, session, create, client_address=""):
     if user is not None and user.is_authenticated:
         return player_for_user(user)
     player = _guest_from_session(session)
-    if player is None and create:
-        player = create_guest_player()
+    if player is not None:
+        _note_guest_seen(player)
+    elif create:
+        player = create_guest_player(client_address)
         session[GUEST_SESSION_KEY] = player.pk
     return player
 
@@ -113,7 +151,8 @@ def player_for_request(request, create=False):
     cached = getattr(request, _REQUEST_CACHE_ATTR, None)
     if cached is not None:
         return cached
-    player = _player_for(getattr(request, "user", None), request.session, create)
+    address = request.META.get("REMOTE_ADDR", "")
+    player = _player_for(getattr(request, "user", None), request.session, create, address)
     if player is not None:
         setattr(request, _REQUEST_CACHE_ATTR, player)
     return player
@@ -136,7 +175,8 @@ def _player_for_scope_sync(scope, create):
         return player_for_user(user)
     if session is None:
         return None
-    player = _player_for(None, session, create)
+    address = (scope.get("client") or [""])[0]
+    player = _player_for(None, session, create, address)
     if create and session.modified:
         session.save()
     return player

@@ -1,7 +1,8 @@
 """Sign-up carries a guest's identity over; log-in brings back the member's language;
 a token deleted in any way (revoked, in the admin, with its user) closes its sockets, and so
 do a log-out (that session's), a changed password and a closed account (every session's):
-accounts/sockets.py."""
+accounts/sockets.py; a member's names are remembered folded, so nobody can take a look-alike
+of them."""
 
 from allauth.account.signals import user_signed_up
 from django.contrib.auth import get_user_model
@@ -10,7 +11,8 @@ from django.db.models.signals import post_delete, post_save, pre_save
 from django.dispatch import receiver
 from django.utils import translation
 
-from .models import AccessToken
+from .models import AccessToken, Player
+from .names import remember_names
 from .players import claim_guest_from_session, player_for_user
 from .sockets import close_member_sockets, close_session_sockets, close_token_sockets
 
@@ -73,3 +75,15 @@ def close_sockets_of_changed_credentials(sender, instance, raw=False, **kwargs):
     reason = instance.__dict__.pop("_sockets_close_for", None)
     if reason and not raw:
         close_member_sockets(instance.pk, reason)
+
+
+@receiver(post_save, sender=get_user_model(), dispatch_uid="accounts.remember_username")
+def remember_username(sender, instance, raw=False, **kwargs):
+    if not raw:
+        remember_names(instance)
+
+
+@receiver(post_save, sender=Player, dispatch_uid="accounts.remember_display_name")
+def remember_display_name(sender, instance, raw=False, **kwargs):
+    if not raw and instance.user_id is not None:
+        remember_names(instance.user)

@@ -250,7 +250,8 @@ def tokens(request):
             )
             return redirect("accounts:tokens")
         if form.is_valid():
-            token, raw = create_token(request.user, form.cleaned_data["name"])
+            token, raw = create_token(request.user, form.cleaned_data["name"], form.cleaned_data["scope"],
+                                      form.cleaned_data["lifetime"])
             request.session[FRESH_TOKEN_SESSION_KEY] = {"id": token.pk, "raw": raw}
             return redirect("accounts:tokens")
     fresh = request.session.pop(FRESH_TOKEN_SESSION_KEY, None)

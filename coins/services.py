@@ -132,9 +132,23 @@ class PayoutConflict(LedgerError):
         return gettext("This match has already been paid out differently.")
 
 
+class EmailNotVerified(LedgerError):
+    """Coins are for members who confirmed an e-mail address: a throw-away account
+    neither gets the welcome grant nor stakes (docs/coins.md)."""
+
+    code = "email_unverified"
+
+    @property
+    def message(self):
+        return gettext(
+            "Confirm your e-mail address to play for Domino Coin: your %(grant)s welcome coins come with it."
+        ) % {"grant": WELCOME_GRANT}
+
+
 class BonusNotAvailable(LedgerError):
     ALREADY_CLAIMED = "already_claimed"
     NOT_LOW = "not_low"
+    NOT_VERIFIED = "email_unverified"
 
     def __init__(self, reason):
         super().__init__(reason=reason)
@@ -144,6 +158,8 @@ class BonusNotAvailable(LedgerError):
     def message(self):
         if self.reason == self.ALREADY_CLAIMED:
             return gettext("You have already claimed today's bonus. Come back tomorrow.")
+        if self.reason == self.NOT_VERIFIED:
+            return EmailNotVerified().message
         return gettext(
             "The daily bonus is for players with fewer than %(threshold)s coins, "
             "counting coins staked at tables."
@@ -211,29 +227,45 @@ def _wallet_key(user):
 
 
 def wallet_for(user):
-    """The user's wallet, opened on first use with the welcome grant (exactly
-    once per user, even when two requests open it at the same moment)."""
+    """The user's wallet, opened empty on first use (the welcome grant waits for a
+    verified e-mail address: `pay_welcome_grant`)."""
     if not is_coin_eligible(user):
         raise NotEligible()
     wallet = Account.objects.filter(user_id=user.pk).first()
     if wallet is not None:
         return wallet
+    try:
+        with transaction.atomic():
+            return Account.objects.create(key=_wallet_key(user), kind=Account.Kind.WALLET, user=user)
+    except IntegrityError:  # opened by a concurrent transaction
+        return Account.objects.get(user_id=user.pk)
+
+
+def has_verified_email(user) -> bool:
+    from allauth.account.models import EmailAddress
+
+    return EmailAddress.objects.filter(user_id=user.pk, verified=True).exists()
+
+
+def refuse_unless_verified(user) -> None:
+    """Raise EmailNotVerified for a member without a confirmed e-mail address."""
+    if not has_verified_email(user):
+        raise EmailNotVerified()
+
+
+def pay_welcome_grant(user):
+    """The welcome grant, once per user ever (keyed `welcome:<user id>`, so a second
+    confirmed address, a repeated signal or two requests at once pay nothing more).
+    Returns the entry, or None when it was paid before."""
+    key = f"welcome:{user.pk}"
+    wallet, mint = wallet_for(user), mint_account()
     with transaction.atomic():
-        try:
-            with transaction.atomic():
-                wallet = Account.objects.create(key=_wallet_key(user), kind=Account.Kind.WALLET, user=user)
-        except IntegrityError:  # opened by a concurrent transaction, grant included
-            return Account.objects.get(user_id=user.pk)
-        mint = mint_account()
         locked = _lock(wallet, mint)
-        _post(
-            locked[mint.pk],
-            locked[wallet.pk],
-            WELCOME_GRANT,
-            EntryKind.WELCOME_GRANT,
-            idempotency_key=f"welcome:{user.pk}",
-        )
-        return locked[wallet.pk]
+        # Checked under the wallet lock: a concurrent payment has committed by now.
+        if Entry.objects.filter(idempotency_key=key).exists():
+            return None
+        return _post(locked[mint.pk], locked[wallet.pk], WELCOME_GRANT, EntryKind.WELCOME_GRANT,
+                     idempotency_key=key)
 
 
 def balance_of(user):
@@ -342,6 +374,8 @@ def bonus_status(user, now=None):
     """Whether the user may claim the daily bonus now, and if not, why."""
     day = bonus_day(now)
     wallet = wallet_for(user)
+    if not has_verified_email(user):
+        return BonusStatus(False, BonusNotAvailable.NOT_VERIFIED, DAILY_BONUS, BONUS_THRESHOLD, None)
     if Entry.objects.filter(idempotency_key=_bonus_key(user, day)).exists():
         return BonusStatus(
             False, BonusNotAvailable.ALREADY_CLAIMED, DAILY_BONUS, BONUS_THRESHOLD, next_bonus_time(now)
@@ -357,6 +391,8 @@ def claim_daily_bonus(user, now=None):
     BONUS_THRESHOLD coins counting stakes at tables."""
     day = bonus_day(now)
     key = _bonus_key(user, day)
+    if not has_verified_email(user):
+        raise BonusNotAvailable(BonusNotAvailable.NOT_VERIFIED)
     wallet, mint = wallet_for(user), mint_account()
     with transaction.atomic():
         locked = _lock(wallet, mint)
@@ -378,10 +414,11 @@ def stake(user, escrow_key, amount, *, table_id=None, match_id=None, memo=""):
     """Move a table stake from the user's wallet into the escrow. Returns the
     Stake. Staking again while the first stake is held returns that stake
     (a double click charges once). Raises InsufficientFunds, InvalidAmount,
-    StakeMismatch, EscrowSealed or NotEligible, changing nothing."""
+    StakeMismatch, EscrowSealed, NotEligible or EmailNotVerified, changing nothing."""
     if not isinstance(amount, int) or isinstance(amount, bool) or amount not in TABLE_STAKES:
         raise InvalidAmount(amount, TABLE_STAKES)
     wallet = wallet_for(user)
+    refuse_unless_verified(user)
     with transaction.atomic():
         escrow = escrow_account(escrow_key)
         locked = _lock(escrow, wallet)
@@ -560,17 +597,55 @@ def staff_adjust(user, amount, reason, staff_user):
 
 
 def open_wallet_on_signup(sender, instance, created, raw=False, **kwargs):
-    """post_save on the user model: a new account gets its wallet and welcome grant."""
+    """post_save on the user model: a new account gets its (empty) wallet."""
     if created and not raw and is_coin_eligible(instance):
         wallet_for(instance)
 
 
+def pay_grant_on_verified_email(sender, instance, raw=False, **kwargs):
+    """post_save on allauth's EmailAddress: the first confirmed address pays the welcome
+    grant (the confirmation link, or staff ticking "verified" in the admin)."""
+    if instance.verified and not raw and is_coin_eligible(instance.user):
+        pay_welcome_grant(instance.user)
+
+
 __all__ = [
-    "BONUS_THRESHOLD", "DAILY_BONUS", "TABLE_STAKES", "WELCOME_GRANT",
-    "BonusNotAvailable", "BonusStatus", "EscrowSealed", "InsufficientFunds", "InvalidAmount",
-    "LedgerError", "MissingReason", "NotEligible", "NotStaked", "PayoutConflict", "StaffOnly",
+    "BONUS_THRESHOLD",
+    "DAILY_BONUS",
+    "TABLE_STAKES",
+    "WELCOME_GRANT",
+    "BonusNotAvailable",
+    "BonusStatus",
+    "EmailNotVerified",
+    "EscrowSealed",
+    "InsufficientFunds",
+    "InvalidAmount",
+    "LedgerError",
+    "MissingReason",
+    "NotEligible",
+    "NotStaked",
+    "PayoutConflict",
+    "StaffOnly",
     "StakeMismatch",
-    "balance_of", "bonus_status", "claim_daily_bonus", "escrow_account", "held_stake", "history",
-    "house_account", "is_coin_eligible", "mint_account", "next_bonus_time", "pay_out", "refund_all",
-    "refund_stake", "seal", "staff_adjust", "stake", "staked_total", "wallet_for",
+    "balance_of",
+    "bonus_status",
+    "claim_daily_bonus",
+    "escrow_account",
+    "has_verified_email",
+    "held_stake",
+    "history",
+    "house_account",
+    "is_coin_eligible",
+    "mint_account",
+    "next_bonus_time",
+    "pay_out",
+    "pay_welcome_grant",
+    "refund_all",
+    "refund_stake",
+    "refuse_unless_verified",
+    "seal",
+    "staff_adjust",
+    "stake",
+    "staked_total",
+    "wallet_for",
 ]

@@ -25,6 +25,8 @@ def coins_page(request):
         "page": page,
         "lines": statement_lines(page.object_list, wallet),
         "table_stakes": services.TABLE_STAKES,
+        "email_verified": services.has_verified_email(request.user),
+        "welcome_grant": services.WELCOME_GRANT,
     }
     return render(request, "coins/page.html", context)
 

@@ -1,4 +1,4 @@
-"""What happens to a live match, as typed events the other apps subscribe to.
+"""What happens to a live match (and to a table), as typed events the other apps subscribe to.
 
 The games app changes matches (games/live.py is the one way in); the apps above it
 (ratings, conduct, notices, and later tournaments and push) learn of the changes
@@ -51,11 +51,22 @@ class MatchFinished:
     winners: tuple[int, ...]  # seat indexes; empty for an abort
 
 
+@dataclass(frozen=True)
+class TablePasswordLocked:
+    """Too many wrong passwords were tried at a table: it stopped taking its password
+    (games/services/tables.py). `host_user_id`: the member who made it."""
+
+    table_id: int
+    host_user_id: int
+
+
 match_started = Signal()  # event=MatchStarted, match
 player_left = Signal()  # event=PlayerLeft, match, seat (the Seat row, not yet marked as left)
 match_finished = Signal()  # event=MatchFinished, match, state (the final position)
+table_password_locked = Signal()  # event=TablePasswordLocked
 
-_SIGNALS = {MatchStarted: match_started, PlayerLeft: player_left, MatchFinished: match_finished}
+_SIGNALS = {MatchStarted: match_started, PlayerLeft: player_left, MatchFinished: match_finished,
+            TablePasswordLocked: table_password_locked}
 
 
 def announce(event, **objects) -> None:

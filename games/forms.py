@@ -157,3 +157,5 @@ FORM_BY_VARIANT = {Variant.JAPANESE: JapaneseTableForm, Variant.CLASSIC: Classic
 class JoinForm(forms.Form):
     password = forms.CharField(label=_("Table password"), required=False, max_length=64,
                                widget=forms.PasswordInput(render_value=False))
+    # The secret of the host's invitation link (games.services.tables.invitation_link_token).
+    invite = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)

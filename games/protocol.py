@@ -62,22 +62,61 @@ CLOSE_UNAUTHENTICATED = CLOSE_CREDENTIALS_GONE  # at the handshake, or later whe
 class TokenOrSameOrigin:
     """ASGI middleware: a browser's socket must come from one of our pages, a program's need not.
 
-    The Origin check keeps another site's page from opening a socket that rides
-    on the visitor's session cookie. A page cannot set an Authorization header
-    on a websocket, so a handshake that carries one is a program's, which
-    authenticates with its token instead of cookies.
+    The Origin check keeps another site's page from opening a socket that rides on the
+    visitor's session cookie. The Origin must be the socket's own origin, host *and port*
+    (a page served on another port of the same host is another origin), and the host one of
+    ALLOWED_HOSTS. A page cannot set an Authorization header on a websocket, so a handshake
+    that carries one is a program's, which authenticates with its token instead of cookies:
+    the token is looked at here, once. An expired one (or one whose scope does not even
+    cover watching) is refused before the consumer runs (403); a known one travels on in
+    `scope["access_token"]`, for the acts to ask `accounts.tokens.allows(token, "play")`.
+    An unknown or revoked token is left to the consumer, which says so in a frame.
     """
 
+    DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
+
     def __init__(self, application):
-        from channels.security.websocket import AllowedHostsOriginValidator
+        from channels.security.websocket import WebsocketDenier
 
         self.application = application
-        self.same_origin_only = AllowedHostsOriginValidator(application)
+        self.deny = WebsocketDenier()
 
     async def __call__(self, scope, receive, send):
-        if header_of(scope, b"authorization") is not None:
+        authorization = header_of(scope, b"authorization")
+        if authorization is not None:
+            from accounts.tokens import allows, token_for_handshake
+
+            token = await in_thread(token_for_handshake)(authorization)
+            if token is not None:
+                if not allows(token, "watch"):
+                    return await self.deny(scope, receive, send)
+                scope = {**scope, "access_token": token}
             return await self.application(scope, receive, send)
-        return await self.same_origin_only(scope, receive, send)
+        if not self.same_origin(scope):
+            return await self.deny(scope, receive, send)
+        return await self.application(scope, receive, send)
+
+    @classmethod
+    def same_origin(cls, scope) -> bool:
+        """Whether the handshake's Origin is scheme-host-port the Host it was sent to."""
+        from urllib.parse import urlsplit
+
+        from django.http.request import split_domain_port, validate_host
+
+        origin, host = header_of(scope, b"origin"), header_of(scope, b"host")
+        if not origin or not host:
+            return False
+        try:
+            parsed = urlsplit(origin)
+            origin_port = parsed.port or cls.DEFAULT_PORTS.get(parsed.scheme)
+        except ValueError:  # a port that is not a number
+            return False
+        host_name, host_port = split_domain_port(host.lower())
+        if not host_name or parsed.hostname is None or origin_port is None:
+            return False
+        host_port = int(host_port) if host_port else cls.DEFAULT_PORTS[parsed.scheme]
+        return (parsed.hostname == host_name.strip("[]") and origin_port == host_port
+                and validate_host(host_name, settings.ALLOWED_HOSTS))
 
 
 class PlayConsumer(DispatchWithoutHop, BudgetedFrames, AsyncWebsocketConsumer):
@@ -174,6 +213,7 @@ class PlayConsumer(DispatchWithoutHop, BudgetedFrames, AsyncWebsocketConsumer):
             if message["type"] == "ping":  # the transport's floor: no database, no thread
                 await self.send_json(_reply(message, {"type": "pong"}))
                 return
+            self._check_token_may(message["type"])
             handler = getattr(self, "on_" + message["type"], None) or part_for(self.parts, "on_" + message["type"])
             await handler(message)
         except Refusal as refusal:
@@ -184,6 +224,14 @@ class PlayConsumer(DispatchWithoutHop, BudgetedFrames, AsyncWebsocketConsumer):
             log.exception("protocol message failed: %r", message)
             await self.send_error(Refusal("server_error", _("The server could not answer that message.")),
                                   message)
+
+    def _check_token_may(self, kind):
+        """A read-only token may follow tables and read, not play, sit, stand or chat
+        (accounts.tokens.allows: the one check of a token's scope and expiry)."""
+        from accounts.tokens import allows
+
+        if kind not in WATCHING_MESSAGES and not allows(self.scope.get("access_token"), "play"):
+            raise Refusal("read_only_token", _("This access token may watch but not play."))
 
     async def on_hello(self, message):
         if message.get("language") is not None:
@@ -198,7 +246,8 @@ class PlayConsumer(DispatchWithoutHop, BudgetedFrames, AsyncWebsocketConsumer):
 
     async def on_join_table(self, message):
         table_id = message["table"]
-        await in_thread(_join_table)(self.player, table_id, message.get("password") or "", message.get("seat"))
+        address = (self.scope.get("client") or [""])[0] or ""  # behind the proxy, its view (docs/deploy.md)
+        await in_thread(_join_table)(self.player, table_id, message.get("password") or "", message.get("seat"), address)
         await self._subscribe(table_id, message)
 
     async def on_leave_table(self, message):
@@ -417,6 +466,8 @@ def message_fields() -> dict:
     """Every message a program may send: the match's (MESSAGE_FIELDS) and its parts' (the table
     chat's, quick play's: games/socket_parts.py)."""
     return MESSAGE_FIELDS | program_messages()
+# What a read-only access token may send: saying hello, following tables, a table's chat history.
+WATCHING_MESSAGES = ("hello", "resync", "watch", "ping", "chat_history")
 BIGINT_LIMIT = 2 ** 63  # ids, versions and seats are PostgreSQL bigints: no larger number names one
 
 
@@ -545,13 +596,14 @@ def _create_table(player, variant, options) -> int:
     return create_table(player, form.table_settings()).pk
 
 
-def _join_table(player, table_id, password, seat_index):
+def _join_table(player, table_id, password, seat_index, client_address=""):
     from .models import Table
     from .services.tables import sit
 
     if not Table.objects.filter(pk=table_id).exists():
         raise Refusal("no_such_table", _("There is no such table."))
-    sit(table_id, player, password=password, client_key=f"player:{player.pk}", seat_index=seat_index)
+    sit(table_id, player, password=password, client_key=f"player:{player.pk}", client_address=client_address,
+        seat_index=seat_index)
 
 
 def _leave_table(player, table_id):

@@ -1,3 +1,5 @@
+from urllib.parse import urlencode
+
 from django.contrib import messages
 from django.http import Http404, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
@@ -9,7 +11,7 @@ from django.views.decorators.http import require_POST
 from accounts.players import player_for_request
 
 from .forms import FORM_BY_VARIANT, JoinForm
-from .models import Table, TableStatus, Variant
+from .models import Table, TableStatus, Variant, Visibility
 from .options import STAKES
 from .services import tables as table_service
 from .services.lobby import matches_being_played, running_matches, visible_open_tables, with_waiting_players
@@ -128,19 +130,43 @@ def table_detail(request, table_id):
                           {"table": table, "player": player, "refusal": refusal}, status=403)
         return match_page(request, table, player)
     seats = {seat.index: seat for seat in table.seats.select_related("player")}
+    invitation_link = request.GET.get("invite", "")[:64]
     context = {
         "table": table,
         "seats": [seats.get(i) for i in range(table.seat_count)],
         "player": player,
         "my_seat": next((s for s in seats.values() if player and s.player_id == player.pk), None),
-        "join_form": JoinForm(),
+        "join_form": JoinForm(initial={"invite": invitation_link}),
         "rematch_for_me": table_service.may_join_rematch(table, player),
+        **_password_table_context(request, table, player, invitation_link),
     }
     return render(request, "games/table_wait.html", context)
 
 
+def _password_table_context(request, table, player, invitation_link):
+    """What the waiting page of a password table shows: the host sees the invitation link to
+    copy; a visitor who came by it sits without the password; everyone sees a lock."""
+    if table.visibility != Visibility.PASSWORD:
+        return {}
+    is_host = player is not None and player.pk == table.creator_id
+    link = None
+    if is_host:
+        path = reverse("table", args=[table.pk])
+        link = request.build_absolute_uri(f"{path}?invite={table_service.invitation_link_token(table)}")
+    return {
+        "invitation_link_url": link,
+        "came_by_invitation_link": table_service.valid_invitation_link(table, invitation_link),
+        "password_locked": table_service.password_locked(table),
+    }
+
+
+def _client_address(request):
+    # Daphne's --proxy-headers puts the address the proxy saw here (docs/deploy.md).
+    return request.META.get("REMOTE_ADDR", "")
+
+
 def _client_key(request, player):
-    return f"player:{player.pk}:{request.META.get('REMOTE_ADDR', '')}"
+    return f"player:{player.pk}:{_client_address(request)}"
 
 
 @require_POST
@@ -151,12 +177,15 @@ def table_sit(request, table_id):
         return HttpResponseBadRequest(_("Malformed request."))
     try:
         table_service.sit(
-            table_id, player, password=form.cleaned_data["password"], client_key=_client_key(request, player)
+            table_id, player, password=form.cleaned_data["password"], client_key=_client_key(request, player),
+            client_address=_client_address(request), invitation_link=form.cleaned_data["invite"],
         )
     except Table.DoesNotExist:
         raise Http404
     except table_service.TableError as exc:
         messages.error(request, exc.message)
+        if form.cleaned_data["invite"]:  # back to the page the link opened, to try again
+            return redirect(f"{reverse('table', args=[table_id])}?{urlencode({'invite': form.cleaned_data['invite']})}")
     return redirect("table", table_id=table_id)
 
 

@@ -111,6 +111,38 @@ if not SECRET_KEY:
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
+# HTTPS (docs/deploy.md): on unless DEBUG is. The proxy terminates TLS and says so in
+# X-Forwarded-Proto, which Daphne's --proxy-headers turns into the request's scheme, so
+# Django sees https behind it. Plain http on 127.0.0.1 (`make run-prod` on a laptop, the
+# load test, the tests' servers) says SECURE_HTTPS=false.
+SECURE_HTTPS = env_bool("SECURE_HTTPS", not DEBUG)
+SECURE_SSL_REDIRECT = SECURE_HTTPS
+SESSION_COOKIE_SECURE = SECURE_HTTPS
+CSRF_COOKIE_SECURE = SECURE_HTTPS
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 365 * 24 * 3600 if SECURE_HTTPS else 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+
+# Content-Security-Policy (django-csp; docs/deploy.md): on unless DEBUG is. Every script,
+# style sheet, font, image and socket from our own origin; no inline script (the templates
+# have none), no plugins, no framing. Style *attributes* stay allowed: the match page names
+# each card for view transitions with one, and an attribute cannot run a script.
+CONTENT_SECURITY_POLICY_ENABLED = env_bool("CONTENT_SECURITY_POLICY", not DEBUG)
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "style-src-attr": ["'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
+
 INSTALLED_APPS = [
     "daphne",
     "django.contrib.admin",
@@ -154,7 +186,17 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "accounts.middleware.PreferredLanguageMiddleware",
     "pwa.offline.OfflineReadableMiddleware",
+    "accounts.middleware.GuestRefusedMiddleware",
 ]
+
+
+def with_content_security_policy(middleware):
+    """The middleware list with django-csp's, right after SecurityMiddleware (tests use it too)."""
+    return [middleware[0], "csp.middleware.CSPMiddleware", *middleware[1:]]
+
+
+if CONTENT_SECURITY_POLICY_ENABLED:
+    MIDDLEWARE = with_content_security_policy(MIDDLEWARE)
 
 ROOT_URLCONF = "joker_site.urls"
 
@@ -276,6 +318,10 @@ LOGIN_URL = "account_login"
 ACCOUNT_LOGIN_METHODS = {"username"}
 ACCOUNT_SIGNUP_FIELDS = ["username*", "email", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "optional"
+# Guests (accounts/players.py, docs/accounts.md): at most so many new guests per client address
+# an hour; a guest seen by no request for so many days is retired by Celery beat.
+GUESTS_PER_ADDRESS_PER_HOUR = env_int("GUESTS_PER_ADDRESS_PER_HOUR", 20, minimum=1)
+GUEST_IDLE_DAYS = env_int("GUEST_IDLE_DAYS", 30, minimum=1)
 
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
 if EMAIL_HOST:
@@ -379,6 +425,10 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-lapsed-site-presence": {  # notices/presence.py: pages of a web process that died
         "task": "notices.tasks.sweep_presence",
         "schedule": env_seconds("SWEEP_INTERVAL_SECONDS", 10.0),
+    },
+    "retire-idle-guests": {  # accounts/guests.py
+        "task": "accounts.tasks.retire_idle_guests",
+        "schedule": 3600.0,
     },
 }
 

@@ -1,3 +1,4 @@
+from allauth.account.decorators import secure_admin_login
 from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.shortcuts import redirect
@@ -6,6 +7,10 @@ from django.urls import include, path
 
 from accounts.views import set_language
 from pwa.views import service_worker
+
+# The admin's own login form has no brute-force limit: send it to the site's log-in, which
+# has allauth's (docs/accounts.md), and let only staff through once logged in.
+admin.site.login = secure_admin_login(admin.site.login)
 
 urlpatterns = [
     # Our own set_language: it keeps the page and remembers a member's choice.

@@ -36,6 +36,7 @@ class NoticeKind(models.TextChoices):
     FRIEND_REQUEST = "friend_request", _("Friend request")
     INVITATION = "invitation", _("Invitation to a table")
     MATCH_STARTED = "match_started", _("The match started")
+    TABLE_LOCKED = "table_locked", _("A table stopped taking its password")
 
 
 class Notice(models.Model):

@@ -68,6 +68,12 @@ def match_started(table_id: int) -> int:
     return made
 
 
+def table_password_locked(user_id: int, table_id: int) -> None:
+    """Too many wrong passwords were tried at the member's table, which stopped taking it
+    (games/services/tables.py); their invitation link and friends' invitations still seat."""
+    _make(user_id, NoticeKind.TABLE_LOCKED, f"table_locked:{table_id}", table_id=table_id)
+
+
 def unread(user_id: int):
     return (Notice.objects.filter(user_id=user_id, read_at__isnull=True)
             .select_related("actor__player", "table", "invitation__table", "invitation__inviter__user"))

@@ -26,6 +26,10 @@ def on_friend_request_settled(sender, friendship, accepted, **kwargs) -> None:
         transaction.on_commit(lambda: (presence.tell_friends(low), presence.tell_friends(high)))
 
 
+def on_table_password_locked(sender, event: events.TablePasswordLocked, **kwargs) -> None:
+    notify.table_password_locked(event.host_user_id, event.table_id)
+
+
 def connect() -> None:
     from accounts import friends
     from games.services import tables
@@ -33,6 +37,7 @@ def connect() -> None:
     from .invitations import redeem
 
     events.match_started.connect(on_match_started, dispatch_uid="notices.on_match_started")
+    events.table_password_locked.connect(on_table_password_locked, dispatch_uid="notices.on_table_password_locked")
     tables.redeem_invitations_with(redeem)
     friends.request_sent.connect(on_friend_request_sent, dispatch_uid="notices.on_friend_request_sent")
     friends.request_settled.connect(on_friend_request_settled, dispatch_uid="notices.on_friend_request_settled")  # a friend's invitation seats without the password

@@ -88,6 +88,10 @@ def may_queue(player, variant, stake) -> None:
         raise QuickPlayError("already_seated",
                              _("You are already at a table. Finish that game or leave its table first."))
     if stake:
+        try:
+            coins.refuse_unless_verified(player.user)
+        except coins.EmailNotVerified as refusal:
+            raise QuickPlayError(refusal.code, refusal.message) from None
         available = coins.balance_of(player.user)
         if available < stake:
             refusal = coins.InsufficientFunds(stake, available)

@@ -145,6 +145,7 @@ def recreate_database():
 def server_environment():
     env = dict(os.environ)
     env.update(DATABASE_URL=DATABASE_URL, REDIS_URL=REDIS_URL, SECRET_KEY="loadtest-only-secret", DEBUG="false",
+               SECURE_HTTPS="false",  # plain http on 127.0.0.1, no proxy in front (docs/deploy.md)
                JOKER_VAR_DIR=str(LOG_DIR / "var"), LOG_LEVEL="WARNING", PYTHONUNBUFFERED="1")
     env.pop("DJANGO_SETTINGS_MODULE", None)
     return env

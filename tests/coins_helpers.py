@@ -13,8 +13,14 @@ from coins.integrity import find_problems
 _serial = itertools.count()
 
 
-def make_user(prefix="player", **extra):
-    return get_user_model().objects.create_user(username=f"{prefix}{next(_serial)}", password=None, **extra)
+def make_user(prefix="player", confirmed=True, **extra):
+    """A member; `confirmed` (the default) has confirmed an e-mail address, so holds the welcome grant."""
+    from tests.factories import confirm_email
+
+    user = get_user_model().objects.create_user(username=f"{prefix}{next(_serial)}", password=None, **extra)
+    if confirmed:
+        confirm_email(user)
+    return user
 
 
 def make_staff():

@@ -9,7 +9,25 @@ PASSWORD = "correct-horse-battery"
 
 
 def make_user(username):
+    """A member who confirmed their e-mail address, so holds the welcome grant (docs/coins.md)."""
+    user = get_user_model().objects.create_user(username=username, password=PASSWORD)
+    confirm_email(user)
+    return user
+
+
+def make_unconfirmed_user(username):
+    """A member who gave no e-mail address (or never confirmed it): free tables only, no coins."""
     return get_user_model().objects.create_user(username=username, password=PASSWORD)
+
+
+def confirm_email(user, email=None):
+    """The member confirms an address, as allauth's link does (it saves the address verified):
+    the welcome grant follows from coins' signal."""
+    from allauth.account.models import EmailAddress
+
+    first = not EmailAddress.objects.filter(user=user).exists()
+    return EmailAddress.objects.create(user=user, email=email or f"{user.username}@example.com", verified=True,
+                                       primary=first)
 
 
 def make_player(username):

@@ -40,11 +40,23 @@ def make_moderator(username="moderator"):
     return user
 
 
-def client_for(user, language="en"):
-    """A logged-in browser; the admin has no language prefix, so it asks in Accept-Language."""
+def client_for(user, language="en", reauthenticated=True):
+    """A logged-in browser; the admin has no language prefix, so it asks in Accept-Language.
+
+    Staff also confirm their password on allauth's re-authentication page, as a staff member
+    does before an action that bans or moves coins (docs/moderation.md).
+    """
     client = Client(HTTP_ACCEPT_LANGUAGE=language)
     client.force_login(user)
+    if reauthenticated and user.is_staff:
+        reauthenticate(client)
     return client
+
+
+def reauthenticate(client, password=PASSWORD):
+    response = client.post("/en/accounts/reauthenticate/", {"password": password})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    return response
 
 
 def moderator_client(username="moderator", language="en"):

@@ -17,7 +17,7 @@ from games.models import Match
 from games.services import tables as table_service
 from games.services.tables import TableSettings
 from moderation.models import AuditAction, AuditEntry, Mute
-from tests.factories import make_guest, make_player
+from tests.factories import PASSWORD, make_guest, make_player
 from tests.live_clients import connect
 from tests.moderation_support import client_for, confirm, make_moderator
 from tests.protocol_clients import ProgramClient, make_program_player
@@ -362,7 +362,7 @@ def test_without_the_permission_nobody_handles_reports():
 
     table, (tamar, levan) = japanese_table()
     report, *_rest = _reported(table, tamar, levan)
-    clerk = get_user_model().objects.create_user("clerk", password="x", is_staff=True)
+    clerk = get_user_model().objects.create_user("clerk", password=PASSWORD, is_staff=True)
     response = confirm(client_for(clerk), "chat", "chatreport", "dismiss_report", [report.pk], reason="x")
     assert response.status_code in (302, 403)
     assert ChatReport.objects.get(pk=report.pk).status == ReportStatus.OPEN and not AuditEntry.objects.exists()

@@ -79,12 +79,16 @@ def test_five_concurrent_bonus_claims_grant_one_bonus():
     assert_ledger_sound()
 
 
-def test_a_wallet_opened_from_several_requests_at_once_gets_one_welcome_grant():
+def test_a_wallet_opened_and_its_grant_paid_from_several_requests_at_once_pay_one_welcome_grant():
     # bulk_create sends no post_save: the wallet is opened on first use instead.
     (user,) = get_user_model().objects.bulk_create([get_user_model()(username="late-wallet")])
     results = race(5, lambda i: in_caller_transaction(lambda: services.wallet_for(user).pk))
     assert outcomes(results) == ["ok"] * 5, results
     assert len({wallet_id for _, wallet_id in results}) == 1
+    assert not Entry.objects.filter(kind=EntryKind.WELCOME_GRANT, credit__user=user).exists()
+    results = race(5, lambda i: in_caller_transaction(lambda: services.pay_welcome_grant(user) is not None))
+    assert outcomes(results) == ["ok"] * 5, results
+    assert sorted(paid for _, paid in results) == [False] * 4 + [True]
     assert Entry.objects.filter(kind=EntryKind.WELCOME_GRANT, credit__user=user).count() == 1
     assert services.balance_of(user) == 1000
     assert_ledger_sound()

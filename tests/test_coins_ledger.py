@@ -25,14 +25,37 @@ def entries_of(user):
 # --- welcome grant ----------------------------------------------------------------
 
 
-def test_new_account_gets_the_welcome_grant_exactly_once():
-    user = make_user()
+def test_a_new_account_gets_the_welcome_grant_when_it_confirms_an_address_and_exactly_once():
+    from tests.factories import confirm_email
+
+    user = make_user(confirmed=False)
+    assert Account.objects.get(user=user).balance == 0  # the wallet opens empty at sign-up
+    assert not Entry.objects.filter(kind=EntryKind.WELCOME_GRANT).exists()
+    address = confirm_email(user)
     assert services.balance_of(user) == services.WELCOME_GRANT == 1000
     services.wallet_for(user)
     user.save()  # a later save of the user is not a new account
+    address.save()  # nor a later save of the address
+    confirm_email(user, "second@example.com")  # nor a second confirmed address
+    assert services.pay_welcome_grant(user) is None
     grants = Entry.objects.filter(credit__user=user, kind=EntryKind.WELCOME_GRANT)
     assert grants.count() == 1
     assert grants.get().debit.kind == Account.Kind.MINT
+    assert services.balance_of(user) == 1000
+    assert_ledger_sound()
+
+
+def test_an_unconfirmed_member_can_neither_stake_nor_claim_the_bonus_and_nothing_moves():
+    user = make_user(confirmed=False)
+    with pytest.raises(services.EmailNotVerified) as refusal:
+        services.stake(user, "table:1", 25)
+    assert "Confirm your e-mail address" in refusal.value.message
+    with pytest.raises(services.BonusNotAvailable) as no_bonus:
+        services.claim_daily_bonus(user)
+    assert no_bonus.value.reason == services.BonusNotAvailable.NOT_VERIFIED
+    assert not services.bonus_status(user).claimable
+    assert not Entry.objects.filter(credit__user=user).exists()
+    assert not Account.objects.filter(key="table:1", balance__gt=0).exists()
     assert_ledger_sound()
 
 

@@ -11,7 +11,7 @@ from accounts.tokens import create_token
 from coins.models import Entry
 from games.models import Match, Seat, Table, TableStatus
 from moderation.models import AuditEntry, Ban, ImmutableAuditError, Wallet
-from tests.factories import make_friends, make_guest, make_player, make_user
+from tests.factories import PASSWORD, make_friends, make_guest, make_player, make_user
 from tests.moderation_support import (
     action_url,
     client_for,
@@ -198,7 +198,7 @@ def test_audit_entries_cannot_be_changed_or_deleted_in_the_admin_not_even_by_a_s
     client, _moderator = moderator_client()
     confirm(client, "games", "table", "close_table", [table.pk], reason="original reason")
     entry = AuditEntry.objects.get()
-    superuser = get_user_model().objects.create_superuser("root", "root@example.com", "x-Very-long-99")
+    superuser = get_user_model().objects.create_superuser("root", "root@example.com", PASSWORD)
     for who in (client, client_for(superuser)):
         page = who.get(f"/admin/moderation/auditentry/{entry.pk}/change/")
         assert page.status_code == 200 and 'name="_save"' not in page.content.decode()
@@ -227,7 +227,7 @@ def test_audit_entries_refuse_to_be_saved_again_or_deleted_in_code():
 
 def test_bans_are_made_only_by_the_audited_action():
     tamar = make_player("tamar")
-    superuser = get_user_model().objects.create_superuser("root", "root@example.com", "x-Very-long-99")
+    superuser = get_user_model().objects.create_superuser("root", "root@example.com", PASSWORD)
     client = client_for(superuser)
     assert client.get("/admin/moderation/ban/add/").status_code == 403
     confirm(client, "auth", "user", "ban_user", [tamar.user_id], duration="1d", reason="by the superuser")

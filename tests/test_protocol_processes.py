@@ -8,25 +8,15 @@ made on one process reaches the player on the other is the Redis channel layer.
 import asyncio
 import json
 import random
-import re
-import subprocess
-import sys
-import time
-from pathlib import Path
 
 import pytest
 import websockets
-from e2e.site_server import DIE_WITH_PARENT
 
 from games.models import MatchStatus
 from tests.protocol_clients import make_program_player, play_whole_match
-from tests.server_processes import production_environment
+from tests.server_processes import production_environment, run_prod_web_processes
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True), pytest.mark.timeout_sensitive]
-
-ROOT = Path(__file__).resolve().parent.parent
-WEB_LINE = re.compile(r"web-(\d+): http://127\.0\.0\.1:(\d+)/")
-START_TIMEOUT = 60
 
 
 class ServerClient:
@@ -77,38 +67,8 @@ class ServerClient:
 @pytest.fixture
 def two_processes(transactional_db, tmp_path):
     env = production_environment(tmp_path, "two-process-test")
-    launcher = subprocess.Popen(
-        [sys.executable, "-c", DIE_WITH_PARENT, sys.executable, str(ROOT / "scripts" / "run_prod.py"),
-         "--web", "2", "--port", "0", "--separate-ports", "--no-celery", "--skip-setup",
-         "--log-dir", str(tmp_path / "logs")],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
-    )
-    try:
-        ports = {}
-        deadline = time.monotonic() + START_TIMEOUT
-        while len(ports) < 2:
-            line = launcher.stdout.readline()
-            assert line and time.monotonic() < deadline, f"the launcher stopped: {line!r}"
-            found = WEB_LINE.search(line)
-            if found:
-                ports[int(found.group(1))] = int(found.group(2))
-        _wait_listening(tmp_path / "logs", 2, deadline)
-        yield [ports[0], ports[1]]
-    finally:
-        launcher.terminate()
-        try:
-            launcher.wait(20)
-        except subprocess.TimeoutExpired:
-            launcher.kill()
-
-
-def _wait_listening(log_dir, count, deadline):
-    while time.monotonic() < deadline:
-        logs = [log_dir / f"web-{i}.log" for i in range(count)]
-        if all(log.exists() and "Listening on TCP address" in log.read_text() for log in logs):
-            return
-        time.sleep(0.2)
-    raise AssertionError("the web processes did not start")
+    with run_prod_web_processes(tmp_path, env, count=2) as ports:
+        yield ports
 
 
 async def test_players_on_two_server_processes_play_a_whole_match_and_see_every_version(two_processes):

@@ -13,6 +13,7 @@ from django.contrib.auth.hashers import check_password, make_password
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.translation import gettext as _
 
 from accounts import access
@@ -21,12 +22,18 @@ from coins import memos
 from coins import services as coins
 from joker_site.refusals import Refusal
 
-from .. import options
+from .. import events, options
 from ..models import SEATS_BY_VARIANT, Seat, Table, TableStatus, Visibility
 from . import broadcast, matches
 
+# Wrong table passwords (docs/live-match.md): a player may guess 5 times and an address 10
+# times per table in 10 minutes; after 20 wrong guesses from anyone the table stops taking
+# its password (for a week, longer than any table waits), and its host is told.
 PASSWORD_GUESSES_ALLOWED = 5
+PASSWORD_GUESSES_PER_ADDRESS = 10
+PASSWORD_FAILURES_BEFORE_LOCK = 20
 PASSWORD_GUESS_WINDOW_SECONDS = 600
+PASSWORD_LOCK_SECONDS = 7 * 24 * 3600
 
 
 class TableError(Refusal):
@@ -136,23 +143,87 @@ def can_see(table: Table, player) -> bool:
     )
 
 
-def check_table_password(table: Table, player, password: str, client_key: str):
-    """Constant-time check with a cap on wrong guesses per player and table."""
-    key = f"table-password:{table.pk}:{client_key}"
-    guesses = cache.get(key, 0)
-    if guesses >= PASSWORD_GUESSES_ALLOWED:
+def _password_lock_key(table: Table) -> str:
+    return f"table-password-locked:{table.pk}"
+
+
+def password_locked(table: Table) -> bool:
+    """Whether the table stopped taking its password after too many wrong guesses."""
+    return bool(cache.get(_password_lock_key(table)))
+
+
+def _count_guess(key: str) -> int:
+    """One more wrong guess under `key` (atomic in the cache); the count so far."""
+    cache.add(key, 0, PASSWORD_GUESS_WINDOW_SECONDS)
+    try:
+        return cache.incr(key)
+    except ValueError:  # expired between add and incr
+        cache.add(key, 1, PASSWORD_GUESS_WINDOW_SECONDS)
+        return 1
+
+
+def check_table_password(table: Table, player, password: str, client_key: str, client_address: str = ""):
+    """Constant-time check with caps on wrong guesses per player, per address and per table.
+
+    The counts live in the cache, so a refusal (which rolls the seat's transaction back)
+    keeps them. The guess that reaches the table's cap locks it: the refusal is then marked
+    `locked_now`, for `sit` to tell the host once the transaction is over."""
+    if password_locked(table):
+        raise TableError("password_locked", _(
+            "This table no longer takes its password: too many wrong passwords were tried. "
+            "Ask its host for the invitation link."))
+    limits = [(f"table-password:{table.pk}:{client_key}", PASSWORD_GUESSES_ALLOWED)]
+    if client_address:
+        limits.append((f"table-password:{table.pk}:address:{client_address}", PASSWORD_GUESSES_PER_ADDRESS))
+    if any(cache.get(key, 0) >= limit for key, limit in limits):
         raise TableError("password_rate_limited", _("Too many wrong passwords. Try again in a few minutes."))
-    if not password or not check_password(password, table.password_hash):
-        cache.set(key, guesses + 1, PASSWORD_GUESS_WINDOW_SECONDS)
-        raise TableError("wrong_password", _("Wrong table password."))
+    if password and check_password(password, table.password_hash):
+        return
+    for key, _limit in limits:
+        _count_guess(key)
+    refusal = TableError("wrong_password", _("Wrong table password."))
+    if _count_guess(f"table-password:{table.pk}:all") >= PASSWORD_FAILURES_BEFORE_LOCK:
+        refusal.locked_now = cache.add(_password_lock_key(table), True, PASSWORD_LOCK_SECONDS)
+    raise refusal
 
 
-def sit(table_id: int, player, *, password: str = "", client_key: str = "", seat_index=None,
-        invitation=None) -> Seat:
+def invitation_link_token(table: Table) -> str:
+    """The secret of a password table's invitation link: whoever has the link sits without the
+    password. Derived from the site's secret key, the table and its password hash, so nothing
+    is stored and it cannot be guessed; a rematch (another table) has another."""
+    return salted_hmac("games.tables.invitation_link", f"{table.pk}:{table.password_hash}").hexdigest()[:32]
+
+
+def valid_invitation_link(table: Table, token: str) -> bool:
+    return (table.visibility == Visibility.PASSWORD and bool(token)
+            and constant_time_compare(token, invitation_link_token(table)))
+
+
+def _tell_host_of_lock(table_id: int) -> None:
+    """The table stopped taking its password: its host is told (notices subscribes, games/events.py)."""
+    table = Table.objects.select_related("creator").get(pk=table_id)
+    if table.creator.user_id is not None:
+        events.announce(events.TablePasswordLocked(table.pk, table.creator.user_id))
+
+
+def sit(table_id: int, player, *, password: str = "", client_key: str = "", client_address: str = "",
+        seat_index=None, invitation=None, invitation_link: str = "") -> Seat:
     """Take a free seat. Sitting again where you already sit changes nothing.
 
     `invitation` (an id) is a friend's one-use grant (notices/invitations.py): it is
-    spent here, with the seat and its stake, and stands in for the table's password."""
+    spent here, with the seat and its stake, and stands in for the table's password; so does
+    `invitation_link`, the secret of the host's link (`invitation_link_token`).
+    `client_address` is the client's address, for the per-address cap on wrong passwords."""
+    try:
+        return _sit(table_id, player, password=password, client_key=client_key, client_address=client_address,
+                    seat_index=seat_index, invitation=invitation, invitation_link=invitation_link)
+    except TableError as refusal:
+        if getattr(refusal, "locked_now", False):
+            _tell_host_of_lock(table_id)  # after the seat's transaction rolled back
+        raise
+
+
+def _sit(table_id, player, *, password, client_key, client_address, seat_index, invitation, invitation_link):
     with transaction.atomic():
         table = Table.objects.select_for_update(of=("self",)).select_related("creator__user").get(pk=table_id)
         existing = table.seats.filter(player=player, left_at__isnull=True).first()
@@ -165,8 +236,9 @@ def sit(table_id: int, player, *, password: str = "", client_key: str = "", seat
             # Only the players of the match before may sit, and they need no password.
             if not _played_the_match_before(table, player):
                 raise TableError("rematch_reserved", _("This rematch is kept for the players of the match before it."))
-        elif table.visibility == Visibility.PASSWORD and player.pk != table.creator_id and invitation is None:
-            check_table_password(table, player, password, client_key or f"player:{player.pk}")
+        elif (table.visibility == Visibility.PASSWORD and player.pk != table.creator_id and invitation is None
+              and not valid_invitation_link(table, invitation_link)):
+            check_table_password(table, player, password, client_key or f"player:{player.pk}", client_address)
         seat = _seat_player(table, player, seat_index)
         _start_if_full(table)
         transaction.on_commit(broadcast.lobby_changed)

@@ -76,6 +76,7 @@ KICK_PLAYER = StaffAction(
 
 BAN_USER = StaffAction(
     name="ban_user",
+    needs_recent_login=True,
     label=_("Ban"),
     permission="ban_user",
     refusal=_not_bannable,
@@ -89,6 +90,7 @@ BAN_USER = StaffAction(
 
 LIFT_BAN = StaffAction(
     name="lift_ban",
+    needs_recent_login=True,
     label=_("Lift the ban"),
     permission="ban_user",
     refusal=_not_banned,
@@ -98,6 +100,7 @@ LIFT_BAN = StaffAction(
 
 LIFT_BAN_FROM_BAN = StaffAction(
     name="lift_ban",
+    needs_recent_login=True,
     label=_("Lift the ban"),
     permission="ban_user",
     refusal=_ban_not_active,
@@ -107,6 +110,7 @@ LIFT_BAN_FROM_BAN = StaffAction(
 
 ADJUST_WALLET = StaffAction(
     name="adjust_wallet",
+    needs_recent_login=True,
     label=_("Adjust the wallet"),
     permission="adjust_wallet",
     form_class=AdjustWalletForm,

@@ -6,7 +6,10 @@ A `StaffAction` appears three ways on a model's admin that lists it in
 a button on an object's page when it applies to that object, and as the
 confirmation page both lead to (`<changelist>/moderate/<name>/?ids=1,2`).
 The page and the action check the action's permission; a refusal or bad
-input changes nothing, and several objects are acted on all or none.
+input changes nothing, and several objects are acted on all or none. An action
+that moves coins or bans (`needs_recent_login`) first sends the staff member to
+allauth's re-authentication page unless they entered their password within
+`ACCOUNT_REAUTHENTICATION_TIMEOUT` seconds; the page then resumes where it was.
 
 Every admin page built with `StaffActionsMixin` also shows the audit entries
 about its object.
@@ -15,6 +18,7 @@ about its object.
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from allauth.account.decorators import reauthentication_required
 from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied
@@ -45,6 +49,8 @@ class StaffAction:
     form_class: type = ReasonForm
     explanation: str = ""  # what will happen, shown above the form
     max_objects: int = 50
+    # Coins or bans: a stolen session alone must not be enough (docs/moderation.md).
+    needs_recent_login: bool = False
 
     def allowed(self, user):
         return user.is_active and user.is_staff and user.has_perm(f"moderation.{self.permission}")
@@ -85,6 +91,7 @@ class StaffActionsMixin:
 
     def get_urls(self):
         def view_for(action):
+            @reauthentication_required(enabled=action.needs_recent_login)
             def view(request):
                 return self.staff_action_view(request, action)
             return self.admin_site.admin_view(view)

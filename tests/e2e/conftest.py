@@ -282,7 +282,8 @@ MEMBER_PASSWORD = "a-long-secret-9"
 @pytest.fixture
 def new_member(new_person, live_site):
     """new_member(username, **context_args) -> Page: a member with an account (password
-    MEMBER_PASSWORD) whose browser is already logged in, like `new_person` otherwise.
+    MEMBER_PASSWORD, a confirmed e-mail address, so the welcome grant) whose browser is
+    already logged in, like `new_person` otherwise.
 
     The session is made in the test process and handed to the browser as its cookie:
     the log-in form has a scenario of its own, the others need not fill it in."""
@@ -290,8 +291,11 @@ def new_member(new_person, live_site):
     from django.contrib.auth import get_user_model
     from django.test import Client
 
+    from tests.factories import confirm_email
+
     def open_browser(username, **context_args):
         user = get_user_model().objects.create_user(username, password=MEMBER_PASSWORD)
+        confirm_email(user)  # a member with a confirmed address holds the welcome grant (docs/coins.md)
         client = Client()
         client.force_login(user)
         page = new_person(username, **context_args)
