@@ -138,14 +138,14 @@ def test_a_friends_invitation_reaches_the_device_encrypted_signed_and_in_the_mem
     assert path == "/push/nino-phone"
     check_vapid(headers, push_service.origin)
     assert body[:4] != b"{" and browser.read(body) == {
-        "kind": "friend_invites", "title": "მოწვევა", "body": "levan გეპატიჟება მაგიდასთან №17.",
+        "kind": "friend_invites", "title": "მოწვევა", "body": "levan გეპატიჟებათ მაგიდასთან №17.",
         "url": "/ka/tables/17/", "tag": "friend_invites:17", "lang": "ka",
     }
 
 
 @pytest.mark.parametrize("kind, language, expected", [
     ("your_move", "ru", {"title": "Ваш ход", "body": "Ваш ход за столом № 5.", "url": "/ru/tables/5/"}),
-    ("match_starts", "ka", {"title": "შენი მატჩი იწყება", "body": "მაგიდა №5 შეივსო: შენი მატჩი იწყება.",
+    ("match_starts", "ka", {"title": "თქვენი მატჩი იწყება", "body": "მაგიდა №5 შეივსო: თქვენი მატჩი იწყება.",
                             "url": "/ka/tables/5/"}),
     ("quickplay_found", "ru", {"title": "Партия найдена", "body": "Ваша быстрая партия готова за столом № 5.",
                                "url": "/ru/tables/5/"}),
@@ -322,7 +322,7 @@ def test_a_friends_invitation_reaches_the_invitees_device(push_service, eager_ce
     with django_capture_on_commit_callbacks(execute=True):
         invitations.invite(table.pk, host, nino.user)
     [(_path, _headers, body)] = push_service.received
-    assert browser.read(body)["body"] == f"levan გეპატიჟება მაგიდასთან №{table.pk}."
+    assert browser.read(body)["body"] == f"levan გეპატიჟებათ მაგიდასთან №{table.pk}."
 
 
 def test_a_quickplay_pairing_reaches_both_members_devices(push_service, eager_celery,
