@@ -37,3 +37,22 @@ def test_the_table_forms_target_choices_follow_the_label_match_to_in_russian():
     with translation.override("ru"):
         choices = dict(japanese_target_choices())
     assert choices == {11: "11 очков", 15: "15 очков", 21: "21 очка", 31: "31 очка"}
+
+
+COINS_RU = {1: "1 монета", 2: "2 монеты", 5: "5 монет", 21: "21 монета", 22: "22 монеты"}
+
+
+@pytest.mark.parametrize("amount", sorted(COINS_RU))
+def test_a_coin_amount_is_written_in_russian_with_its_plural_form_never_as_dc(amount):
+    from django.template import Context, Template
+
+    with translation.override("ru"):
+        html = Template("{% load coin_amounts %}{% coins amount %}").render(Context({"amount": amount}))
+    assert f">{COINS_RU[amount]}</span>" in html and "DC" not in html
+
+
+def test_a_coin_amount_is_written_in_georgian_with_the_sites_word_for_the_coin():
+    from coins.templatetags.coin_amounts import coin_amount_text
+
+    with translation.override("ka"):
+        assert [coin_amount_text(n) for n in (1, 25)] == ["1 ქოინი", "25 ქოინი"]
