@@ -187,7 +187,7 @@ def test_the_home_page_offers_the_two_buttons_and_the_stakes_then_shows_the_wait
     assert 'value="25" checked' in refused and 'name="bots" checked' in refused  # the tap keeps its choice
     answer = client.post("/en/quickplay/join/", {"variant": "japanese", "stake": "25"}, HTTP_HX_REQUEST="true")
     section = answer.content.decode()
-    assert answer.status_code == 200 and "Leave the queue" in section and "25 Domino Coin" in section
+    assert answer.status_code == 200 and "Leave the queue" in section and "25 coins" in section
     entry = QueueEntry.objects.get(player=tamar)
     assert f"entry={entry.pk}" in section  # the panel's socket, for this entry
     again = client.post("/en/quickplay/join/", {"variant": "japanese", "stake": "25"}, HTTP_HX_REQUEST="true")

@@ -33,7 +33,13 @@
     else if (openDeal === dealOf(box)) openDeal = null;
   }, true);
   document.addEventListener("click", function (event) {
-    if (event.target.closest && event.target.closest("[data-dismiss-summary]")) close();
+    if (!event.target.closest) return;
+    if (event.target.closest("[data-dismiss-summary]")) { close(); return; }
+    // Noted at the tap, not only when "toggle" comes (a task later): an update swapped in
+    // between would otherwise draw the summary closed again.
+    var line = event.target.closest(".deal-summary-line");
+    var box = summary();
+    if (line && box && box.contains(line)) openDeal = box.open ? null : dealOf(box);
   });
   document.addEventListener("keydown", function (event) {
     var box = summary();
