@@ -208,9 +208,12 @@ def match_end(sv: dict, table, names: list[str], me: int | None = None) -> dict 
     aborted = (view.get("end") or {}).get("reason") == "abort"
     coins = coins_by_seat(table, _seat_users(table)) if table.stake else {}  # a free table moved no coins
     standings = [] if aborted else final_standings(view, sv["seats"])
+    end = view.get("end") or {}
     for row in standings:
         row["name"] = names[row["index"]]
         row["coins"] = coins.get(row["index"])
+        # Resigning is said as such, never as walking out (the record's end names the seat).
+        row["resigned"] = end.get("reason") == "resign" and end.get("seat") == row["index"]
     return {
         "aborted": aborted,
         "standings": standings,
