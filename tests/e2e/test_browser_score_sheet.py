@@ -29,7 +29,7 @@ def play_deals(page, count):
 
 
 @pytest.mark.parametrize("language", ["ka", "ru"])
-def test_classic_sheet_summary_and_sideways_scroll_on_a_phone(new_person, snap, language):
+def test_classic_sheet_summary_and_all_four_players_on_a_phone(new_person, snap, language):
     page = new_person("tamar", locale=f"{language}-{language.upper()}", **PHONE)
     start_from_home(page, language, "classic_bots")
     expect(page.locator(f"{MATCH} .score-sheet tr.deal-row.current")).to_have_count(1)  # deal 1 in play
