@@ -58,8 +58,8 @@ def test_classic_sheet_summary_and_all_four_players_on_a_phone(new_person, snap,
     # All four players' columns inside the phone's width: the sheet does not scroll sideways.
     widths = sheet.evaluate("box => [box.scrollWidth, box.clientWidth]")
     assert widths[0] <= widths[1] + 1, f"the sheet scrolls sideways: {widths[0]}px in {widths[1]}px"
-    columns = boxes_of(page, f"{MATCH} .score-sheet tr.deal-row:not(.current) td")
-    assert len(columns) == 12 and all(0 <= box["x"] and box["x"] + box["width"] <= 360 for box in columns), columns
+    columns = boxes_of(page, f"{MATCH} .score-sheet tr.deal-row:not(.current) td")  # two deals, twelve each
+    assert len(columns) == 24 and all(0 <= box["x"] and box["x"] + box["width"] <= 360 for box in columns), columns
     assert page.evaluate("document.documentElement.scrollWidth") <= 360  # the page does not scroll sideways
 
 
