@@ -1,5 +1,5 @@
 from django import forms
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from . import options
@@ -35,7 +35,8 @@ def clock_label(move_seconds: int, bank_seconds: int) -> str:
 
 
 def japanese_target_choices():
-    return [(t, gettext("%(points)s points") % {"points": t}) for t in options.JAPANESE_TARGETS]
+    # After the label "Match to": Russian wants the genitive ("до 21 очка").
+    return [(t, ngettext("%(points)s point", "%(points)s points", t) % {"points": t}) for t in options.JAPANESE_TARGETS]
 
 
 MIN_PASSWORD_LENGTH = 4

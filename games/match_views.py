@@ -90,12 +90,25 @@ def _deal_number(view: dict) -> int:
     return max(view["deal_index"], 1) if played_out else view["deal_index"] + 1
 
 
+def _lead_steps(actions: list[dict]) -> list[dict]:
+    """A joker leading with a call and a suit to name, as two small steps: first the call
+    ("high" / "let it take"), then the suit. One step (the suits alone) when there is one
+    call, as in Japanese Joker; none when no suit is named (a joker played to a trick)."""
+    if not any(action.get("suit") for action in actions):
+        return []
+    steps: dict[str, list[dict]] = {}
+    for action in actions:
+        steps.setdefault(action.get("joker") or "", []).append(action)
+    return [{"mode": mode, "actions": suits} for mode, suits in steps.items()]
+
+
 def _playable(card: str, choices: dict, refusals: dict) -> dict:
     """A card of mine as the page draws it: its moves when it is legal, else the engine's reason."""
     refusal = refusals.get(card)
     return {
         "card": card,
         "choices": choices.get(card, []),
+        "lead_steps": _lead_steps(choices.get(card, [])),
         "is_joker": card.startswith("X"),
         "reason": message_for(refusal) if refusal is not None else None,
     }

@@ -14,7 +14,7 @@ from .forms import FORM_BY_VARIANT, JoinForm
 from .models import Table, TableStatus, Variant, Visibility
 from .options import STAKES
 from .services import tables as table_service
-from .services.lobby import matches_being_played, running_matches, visible_open_tables, with_waiting_players
+from .services.lobby import running_matches, visible_open_tables, with_waiting_players
 from .services.spectators import watch_refusal
 
 HOME_LIST_LENGTH = 5
@@ -35,7 +35,8 @@ def home(request):
     open_tables = list(visible_open_tables(player)[:HOME_LIST_LENGTH])
     context = {
         "tables": open_tables,
-        "playing": matches_being_played(HOME_LIST_LENGTH),
+        # The lobby's list of matches being played, once (the open tables' list includes it).
+        "running": running_matches(player, limit=HOME_LIST_LENGTH),
         "quick_starts": QUICK_STARTS,
     }
     for section_context in _home_sections:  # the one-tap queue (quickplay/)

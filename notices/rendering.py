@@ -12,7 +12,9 @@ def notices_context(user_id: int) -> dict:
     shown = list(notify.unread(user_id)[:notify.NOTICES_SHOWN])
     for notice in shown:
         notice.invitation_state = state_of(notice.invitation) if notice.invitation_id else ""
-    return {"notices": shown, "unread_count": notify.unread_count(user_id)}
+    # The newest invitation the member can still take is also a banner on every page.
+    banner = next((notice for notice in shown if notice.invitation_state == "open"), None)
+    return {"notices": shown, "unread_count": notify.unread_count(user_id), "banner_invitation": banner}
 
 
 def friends_context(user_id: int) -> dict:

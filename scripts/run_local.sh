@@ -6,6 +6,17 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PORT="${PORT:-8000}"
+# Like production unless asked (DEBUG=true make run): no debug pages (a wrong address gets
+# the site's own 404 page in its language, not Django's list of every URL), static files
+# collected into var/static and served by WhiteNoise, and a secret key of this checkout's
+# own, made once and kept in var/ (never the dev key: settings refuse it with DEBUG off).
+export DEBUG="${DEBUG:-false}"
+if [ -z "${SECRET_KEY:-}" ]; then
+    [ -s var/secret_key ] || .venv/bin/python -c "import secrets; print(secrets.token_urlsafe(50))" > var/secret_key
+    SECRET_KEY="$(cat var/secret_key)"
+    export SECRET_KEY
+fi
+.venv/bin/python manage.py collectstatic --noinput -v 0
 trap 'trap - EXIT INT TERM; kill 0 2>/dev/null' EXIT INT TERM
 .venv/bin/celery -A joker_site worker --beat --loglevel=warning --concurrency=1 \
     --schedule var/celerybeat-schedule &

@@ -14,7 +14,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.mark.parametrize(("language", "words"), [
-    ("ka", ["ითამაშე ახლავე", "ითამაშე ბოტთან", "ითამაშე სამ ბოტთან", "მეტოქის პოვნა", "გაკვეთილის დაწყება",
+    ("ka", ["ითამაშეთ ახლავე", "ითამაშეთ ბოტთან", "ითამაშეთ სამ ბოტთან", "მეტოქის პოვნა", "გაკვეთილის დაწყება",
             "წესების წაკითხვა", "ღია მაგიდები", "ახლა თამაშობენ"]),
     ("ru", ["Играть сейчас", "Играть с ботом", "Играть с тремя ботами", "Найти соперника", "Пройти урок",
             "Читать правила", "Открытые столы", "Сейчас играют"]),
@@ -36,8 +36,11 @@ def test_the_home_page_lists_open_tables_and_the_matches_being_played_with_their
                                                                            visibility="friends"))
     page = client.get("/en/").content.decode()
     assert f'href="/en/tables/{waiting.pk}/"' in page
-    assert re.search(rf'<a href="/en/tables/{playing.pk}/"><strong>Classic Joker</strong> <span class="players" '
-                     r'translate="no">levan · Bot 2 · Bot 3 · Bot 4</span>', page)
+    row = re.search(rf'<tr class="running-row" data-table-id="{playing.pk}">.*?</tr>', page, re.DOTALL).group(0)
+    assert re.findall(r'<span translate="no">([^<]+)</span>', row) == ["levan", "Bot 2", "Bot 3", "Bot 4"]
+    assert f'href="/en/tables/{playing.pk}/"' in row
+    # "Being played now" once, and no "nobody is playing" under it while a match is on.
+    assert page.count("Being played now") == 1 and "Nobody is playing right now" not in page
     assert f'href="/en/tables/{hidden.pk}/"' not in page  # a friends-only match is nobody else's to watch
 
 

@@ -82,3 +82,15 @@ def test_the_header_after_a_cut_short_match_names_the_deal_that_was_being_played
     page = client.get(f"/en/tables/{match.table_id}/").content.decode()
     info = re.sub(r"\s+", " ", re.search(r'<div class="deal-info">(.*?)</div>', page, re.DOTALL).group(1))
     assert info.startswith("Deal 3 of 12")
+
+
+def test_a_japanese_player_who_resigned_is_said_to_have_resigned_not_to_have_left():
+    from games.services.matches import resign
+
+    match, players = seated_match("japanese", ("tamar", "levan"), target=11)
+    resign(match.pk, players[0])
+    match = fresh(match)
+    screen = end_screen(match, players[1])
+    assert re.search(r'tamar</span> <small>\(resigned\)</small>', screen), screen
+    assert "(left the table)" not in screen
+    assert "(დანებდა)" in end_screen(match, players[1], "ka")

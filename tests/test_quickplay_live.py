@@ -186,7 +186,7 @@ def test_the_home_page_offers_the_two_buttons_and_the_stakes_then_shows_the_wait
     assert 'value="25" checked' in refused and 'name="bots" checked' in refused  # the tap keeps its choice
     answer = client.post("/en/quickplay/join/", {"variant": "japanese", "stake": "25"}, HTTP_HX_REQUEST="true")
     section = answer.content.decode()
-    assert answer.status_code == 200 and "Leave the queue" in section and "25 Domino Coin" in section
+    assert answer.status_code == 200 and "Leave the queue" in section and "25 coins" in section
     entry = QueueEntry.objects.get(player=tamar)
     assert f"entry={entry.pk}" in section  # the panel's socket, for this entry
     again = client.post("/en/quickplay/join/", {"variant": "japanese", "stake": "25"}, HTTP_HX_REQUEST="true")
@@ -221,3 +221,17 @@ def test_a_visitor_plays_as_a_guest_for_free_only():
     assert entry.player.is_guest and not entry.rated
     refused = client.post("/ru/quickplay/join/", {"variant": "japanese", "stake": "25"}, follow=True)
     assert "Вы уже ждёте игру" in refused.content.decode()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("language", "rated_words"), [("ru", ("рейтинг",)), ("ka", ("რეიტინგ",)), ("en", ("rated", "Rated"))])
+def test_a_guests_quick_play_panel_says_nothing_of_rated_play(language, rated_words):
+    client = Client()
+    page = client.get(f"/{language}/").content.decode()
+    panel = page[page.index('id="quickplay-panel"'):page.index("</section>", page.index('id="quickplay-panel"'))]
+    assert not any(word in panel for word in rated_words), panel
+    client.post(f"/{language}/quickplay/join/", {"variant": "classic", "stake": "0", "bots": "on"})
+    waiting = client.get(f"/{language}/").content.decode()
+    panel = waiting[waiting.index('id="quickplay-panel"'):waiting.index("</section>", waiting.index('id="quickplay-panel"'))]
+    assert not any(word in panel for word in rated_words), panel
+

@@ -138,7 +138,7 @@ def test_the_japanese_sheet_names_the_declarer_and_trump_and_runs_the_total_agai
     assert "of 11" in html and "The first to reach 11 points wins." in html
 
 
-def test_the_summary_after_a_deal_shows_bids_against_tricks_and_is_fresh_until_somebody_acts():
+def test_the_summary_after_a_deal_shows_bids_against_tricks_and_stays_until_the_next_deals_first_card():
     rng = random.Random(5)
     state = engine.new_state("classic", {"game_type": "short", "first_dealer": 0})
     play_random(state, rng, until_deal=1)
@@ -151,7 +151,11 @@ def test_the_summary_after_a_deal_shows_bids_against_tricks_and_is_fresh_until_s
     assert [p["tricks"] for p in summary["players"]] == last["tricks"]
     assert [p["score"] for p in summary["players"]] == last["scores"]
     assert [p["khishti"] for p in summary["players"]] == last["khishti"]
-    state.apply(state.legal_actions(state.to_act)[0])  # the next deal's first bid
+    for _ in range(4):  # the next deal's bids: still before its first card
+        state.apply(state.legal_actions(state.to_act)[0])
+        assert deal_summary(state.view(0), NAMES4)["fresh"]
+    assert state.view(0)["phase"] == "play"
+    state.apply(state.legal_actions(state.to_act)[0])  # the first card
     assert not deal_summary(state.view(0), NAMES4)["fresh"]
 
 

@@ -66,24 +66,6 @@ def with_waiting_players(tables) -> list:
     return tables
 
 
-def matches_being_played(limit: int) -> list[dict]:
-    """The newest running matches anyone may watch (open tables that let spectators in,
-    spectators.watchable), each with its players' names as the table shows them ("Bot 2"
-    for a practice bot)."""
-    from ..templatetags.cards import seat_name
-
-    tables = (
-        watchable(None)
-        .prefetch_related("seats__player__user")
-        .order_by("-started_at", "-pk")[:limit]
-    )
-    return [
-        {"table": table, "players": [seat_name({"index": seat.index, "name": seat.player.display_name_text
-                                                if seat.player_id else None}) for seat in table.seats.all()]}
-        for table in tables
-    ]
-
-
 @dataclass(frozen=True)
 class RunningMatch:
     """A match being played, as the lobby lists it."""

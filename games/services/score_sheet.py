@@ -11,9 +11,6 @@ from __future__ import annotations
 
 from coins.models import Account, Entry
 
-# How long the summary after a deal stays on the table before it closes by itself.
-DEAL_SUMMARY_SECONDS = 6
-
 
 def sheet_names(seats: list[dict]) -> list[str]:
     """The sheet's column headings, by seat: the player's name or "Bot 2"…, as at the table."""
@@ -134,9 +131,9 @@ def _japanese_sheet(view: dict, live: bool) -> dict:
 
 
 def deal_summary(view: dict, names: list[str]) -> dict | None:
-    """What the table shows for a few seconds after a deal: the last scored deal, and for
-    classic its pulka's premium and moshla when it closed the pulka. `fresh`: nobody has
-    acted in the next deal yet (or the match is over), so the deal has only just ended."""
+    """What the table shows after a deal: the last scored deal, and for classic its pulka's
+    premium and moshla when it closed the pulka. `fresh`: no card of the next deal is on the
+    table yet (or the match is over): the summary lies where the trick will be until then."""
     deals = view["score_sheet"]["deals"]
     if not deals:
         return None
@@ -145,8 +142,7 @@ def deal_summary(view: dict, names: list[str]) -> dict | None:
     summary = {
         "number": last["deal"] + 1,
         "trump": last["trump"],
-        "fresh": view["finished"] or _nobody_acted_yet(view),
-        "seconds": DEAL_SUMMARY_SECONDS,
+        "fresh": view["finished"] or _no_card_played_yet(view),
         "players": [{"index": s, "name": names[s], "tricks": last["tricks"][s], "score": last["scores"][s],
                      "running": last["running_totals"][s]} for s in seats],
         "pulka": None,
@@ -165,12 +161,8 @@ def deal_summary(view: dict, names: list[str]) -> dict | None:
     return summary
 
 
-def _nobody_acted_yet(view: dict) -> bool:
-    if view["trick"] or any(view["tricks_taken"]):
-        return False
-    if view["variant"] == "classic":
-        return all(bid is None for bid in view["bids"])
-    return view["trump"] is None
+def _no_card_played_yet(view: dict) -> bool:
+    return not view["trick"] and not any(view["tricks_taken"])
 
 
 # --- the end of a match ----------------------------------------------------------------
@@ -216,9 +208,12 @@ def match_end(sv: dict, table, names: list[str], me: int | None = None) -> dict 
     aborted = (view.get("end") or {}).get("reason") == "abort"
     coins = coins_by_seat(table, _seat_users(table)) if table.stake else {}  # a free table moved no coins
     standings = [] if aborted else final_standings(view, sv["seats"])
+    end = view.get("end") or {}
     for row in standings:
         row["name"] = names[row["index"]]
         row["coins"] = coins.get(row["index"])
+        # Resigning is said as such, never as walking out (the record's end names the seat).
+        row["resigned"] = end.get("reason") == "resign" and end.get("seat") == row["index"]
     return {
         "aborted": aborted,
         "standings": standings,

@@ -409,6 +409,9 @@
       play("refused");
       return;
     }
+    var call = target.closest(".joker-call-choice");
+    if (call) { showJokerStep(call.closest(".joker-menu"), call.getAttribute("data-joker-step")); return; }
+    if (target.closest("[data-joker-back]")) { showJokerStep(target.closest(".joker-menu"), null); return; }
     if (target.closest(".extras-toggle")) { setExtras(!extrasOpen); return; }
     if (target.closest(".extras-close")) {
       setExtras(false);
@@ -428,19 +431,39 @@
     document.querySelectorAll("details.joker-choice[open]").forEach(function (other) {
       if (other !== opened) other.open = false;
     });
-    keepInside(opened.querySelector(".joker-menu"));
+    var menu = opened.querySelector(".joker-menu");
+    if (menu.querySelector(".joker-calls")) showJokerStep(menu, null, false);
+    keepInside(menu);
     if (opened.querySelector("summary") === document.activeElement) {
       var first = opened.querySelector(".joker-menu button");
       if (first) first.focus({ preventScroll: true });
     }
   }, true);
 
-  // The menu is placed over the table by CSS; this only mends what a narrow or short
-  // window would still push past an edge.
+  // A joker's lead is two small steps: the call (high / let it take), then the suit; `mode`
+  // null shows the calls again. The first button of the step takes the focus, so keys walk
+  // through the steps as taps do.
+  function showJokerStep(menu, mode, focus) {
+    if (!menu) return;
+    menu.querySelectorAll(".joker-step").forEach(function (step) {
+      var wanted = mode === null ? step.classList.contains("joker-calls")
+        : step.classList.contains("joker-suits") && step.getAttribute("data-joker-step") === mode;
+      step.hidden = !wanted;
+    });
+    keepInside(menu);
+    var first = menu.querySelector(".joker-step:not([hidden]) button");
+    if (first && focus !== false) first.focus({ preventScroll: true });
+  }
+
+  // The menu stands just above my hand, so it never covers the cards (CSS places it there
+  // roughly; the hand's height varies, one row or two); then inside the window's edges.
   function keepInside(menu) {
     if (!menu) return;
     menu.style.top = "";
     menu.style.bottom = "";
+    var hand = document.querySelector("#match .hand");
+    var handTop = hand ? hand.getBoundingClientRect().top : window.innerHeight;
+    if (handTop > 0 && handTop <= window.innerHeight) menu.style.bottom = (window.innerHeight - handTop + 4) + "px";
     var box = menu.getBoundingClientRect();
     if (box.top < 4) { menu.style.top = "4px"; menu.style.bottom = "auto"; }
     else if (box.bottom > window.innerHeight - 4) { menu.style.bottom = "4px"; }

@@ -1,51 +1,50 @@
-// The summary after a deal (games/templates/games/_deal_summary.html): the server sends the
-// last scored deal with every position; this shows it when a new deal has just been scored
-// (or, on opening the page, when nobody has acted in the next deal yet), for its few
-// seconds or until the player closes it. Every live update replaces the element, so the
-// state lives here, by deal number.
+// The summary after a deal (games/templates/games/_deal_summary.html): the server puts it
+// where the trick will be, as one line, until the next deal's first card. A tap on the line
+// opens the whole summary as a sheet over the table; the sheet closes with its ✕, Escape
+// or a second tap on the line. Every live update replaces the element, so whether the
+// player has the sheet open lives here, by deal number.
 (function () {
   "use strict";
-  var seenDeal = null;      // the deal of the summary the page had before this update
-  var shownSince = {};      // deal number -> when its summary was first shown
-  var closed = {};          // deal number -> closed by the player
-  var timer = null;
+  var openDeal = null;  // the deal whose sheet the player opened
 
   function summary() { return document.getElementById("deal-summary"); }
+  function dealOf(box) { return Number(box.getAttribute("data-deal")); }
 
   function update() {
     var box = summary();
-    if (!box) {
-      if (seenDeal === null) seenDeal = 0;  // no deal scored yet: the first one will be new
-      return;
-    }
-    var deal = Number(box.getAttribute("data-deal"));
-    var seconds = Number(box.getAttribute("data-seconds")) || 6;
-    var isNew = seenDeal === null ? box.hasAttribute("data-fresh") : deal > seenDeal;
-    seenDeal = deal;
-    if (isNew && !(deal in shownSince)) shownSince[deal] = Date.now();
-    var left = deal in shownSince ? shownSince[deal] + seconds * 1000 - Date.now() : 0;
-    var show = left > 0 && !closed[deal];
-    box.hidden = !show;
-    if (timer) clearTimeout(timer);
-    timer = show ? setTimeout(update, left + 20) : null;
+    if (!box) { openDeal = null; return; }
+    var open = openDeal === dealOf(box);
+    if (box.open !== open) box.open = open;
   }
 
-  function close(deal) {
-    closed[deal] = true;
-    update();
-  }
-
-  document.addEventListener("click", function (event) {
-    var button = event.target.closest && event.target.closest("[data-dismiss-summary]");
+  function close() {
     var box = summary();
-    if (button && box) close(Number(box.getAttribute("data-deal")));
+    openDeal = null;
+    if (box) {
+      box.open = false;
+      box.querySelector("summary").focus({ preventScroll: true });
+    }
+  }
+
+  document.addEventListener("toggle", function (event) {
+    var box = event.target;
+    if (box.id !== "deal-summary") return;
+    if (box.open) openDeal = dealOf(box);
+    else if (openDeal === dealOf(box)) openDeal = null;
+  }, true);
+  document.addEventListener("click", function (event) {
+    if (!event.target.closest) return;
+    if (event.target.closest("[data-dismiss-summary]")) { close(); return; }
+    // Noted at the tap, not only when "toggle" comes (a task later): an update swapped in
+    // between would otherwise draw the summary closed again.
+    var line = event.target.closest(".deal-summary-line");
+    var box = summary();
+    if (line && box && box.contains(line)) openDeal = box.open ? null : dealOf(box);
   });
   document.addEventListener("keydown", function (event) {
     var box = summary();
-    if (event.key === "Escape" && box && !box.hidden) close(Number(box.getAttribute("data-deal")));
+    if (event.key === "Escape" && box && box.open) close();
   });
   document.addEventListener("htmx:wsAfterMessage", update);
   document.addEventListener("htmx:afterSettle", update);
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", update);
-  else update();
 })();

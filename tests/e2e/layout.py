@@ -77,3 +77,45 @@ def assert_nothing_cut_off(page, allow=()):
     """
     found = find_cut_off(page, allow)
     assert not found, f"cut off at {page.viewport_size['width']}px on {page.url}:\n  " + "\n  ".join(found)
+
+
+# For each card of a hand, in the page's order: is it inside the viewport, does the part of
+# it a thumb can reach measure at least `least` px each way, and is the card itself (not
+# something laid over it) what a tap at the middle of that part reaches? The part is the
+# card's box less what the next card of the same row lies over: a hand that does not fit
+# one row overlaps its cards, the next covering a card's right part (a hand in two rows
+# has its rows apart).
+_CARDS_OUT_OF_REACH = """
+([selector, least]) => {
+  const cards = [...document.querySelectorAll(selector)];
+  return cards.flatMap((card, index) => {
+    const box = card.getBoundingClientRect();
+    const name = card.querySelector('[data-card]')?.dataset.card || `card ${index + 1}`;
+    if (box.left < 0 || box.right > document.documentElement.clientWidth || box.top < 0
+        || box.bottom > window.innerHeight) {
+      return [`${name} spans x=${Math.round(box.left)}..${Math.round(box.right)}, y=${
+          Math.round(box.top)}..${Math.round(box.bottom)} in ${innerWidth}x${innerHeight}`];
+    }
+    const group = (el) => el.closest('.hand, .column') || el.parentElement;  // a joker's is in its <details>
+    const next = cards[index + 1] && group(cards[index + 1]) === group(card)
+      ? cards[index + 1].getBoundingClientRect() : null;
+    const sameRow = next && Math.abs(next.top - box.top) < box.height / 2 && next.left > box.left;
+    const right = sameRow ? Math.min(box.right, next.left) : box.right;
+    const problems = [];
+    if (right - box.left < least - 0.5 || box.height < least - 0.5) {
+      problems.push(`${name} shows ${Math.round(right - box.left)}x${Math.round(box.height)} px`);
+    }
+    const hit = document.elementFromPoint((box.left + right) / 2, box.top + box.height / 2);
+    if (!hit || !card.contains(hit)) {
+      problems.push(`${name} is covered by ${hit ? hit.outerHTML.slice(0, 80) : 'nothing'}`);
+    }
+    return problems;
+  });
+}
+"""
+
+
+def cards_out_of_reach(page, selector, least_px=0) -> list[str]:
+    """What is wrong with reaching each card matching `selector` (see above); [] when all
+    can be tapped. Found and measured in one turn of the page's script."""
+    return page.evaluate(_CARDS_OUT_OF_REACH, [selector, least_px])

@@ -6,7 +6,7 @@ The page says whose turn it is (`#match.my-turn`), which position it shows
 (`data-phase`: trump, bid, play). The moves a person may make are the marked
 buttons: `button.trump-choice`, `button.bid-choice` (a forbidden bid is
 `disabled`), `button.card-button.legal`, and a joker's `details.joker-choice`
-menu (take/discard, and a suit when leading). Each sends its `hx-vals` over the
+menu (take/discard; leading, two steps: the call, high or let it take, then the suit). Each sends its `hx-vals` over the
 table's websocket.
 """
 
@@ -213,7 +213,11 @@ def play_joker(page, card, mode=None, suit=None):
     """Open a joker's menu and choose how it is played: `mode` take/discard, `suit` when leading
     (None: the first choice the menu offers)."""
     menu = open_joker_menu(page, card)
-    choices = menu.locator(".joker-menu button")
+    calls = menu.locator(".joker-call-choice")  # a lead: the call (high / let it take) first, then the suit
+    if calls.count():
+        call = menu.locator(f".joker-call-choice[data-joker-step='{mode}']") if mode else calls.first
+        call.click()
+    choices = menu.locator(".joker-menu button[ws-send]:visible")
     for index in range(choices.count()):
         action = json.loads(choices.nth(index).get_attribute("hx-vals"))
         if (mode is None or action.get("joker") == mode) and (suit is None or action.get("suit") == suit):

@@ -137,9 +137,10 @@ def test_on_a_laptop_the_whole_score_sheet_and_the_deal_summary_are_in_view(new_
     deal_rows = page.locator(f"{MATCH} .score-sheet tr.deal-row:not(.current)")
     play_until([page], lambda: deal_rows.count() > 0, match_id=match_id, seats={page: PERSON})
 
-    # The summary of the deal is above everything else, its totals too (the side column
-    # once covered them).
-    expect(page.locator("#deal-summary")).to_be_visible()
+    # The summary of the deal, opened from its line, is above everything else, its totals
+    # too (the side column once covered them).
+    page.locator("#deal-summary .deal-summary-line").click()
+    expect(page.locator("#deal-summary .deal-summary-sheet")).to_be_visible()
     assert page.evaluate(_IN_SUMMARY_AT_ITS_CELLS) == []
     # Beside the table, the sheet shows all four players' three columns without scrolling.
     sheet_box = page.locator(f"{MATCH} .sheet-scroll")

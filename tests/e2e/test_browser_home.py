@@ -7,6 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from e2e.layout import PHONE, assert_nothing_cut_off
+from e2e.match_play import boxes_of
 
 LANGUAGES = ["ka", "ru", "en"]
 
@@ -84,3 +85,17 @@ def test_home_page_fits_a_phone_screen(new_person, snap, language):
     expect(phone.locator("h1")).to_be_visible()
     assert_nothing_cut_off(phone)
     snap(phone, f"phone-home-{language}")
+
+
+# The play buttons a newcomer can press at once: quick play's and the one-tap practice cards'.
+PLAY_BUTTONS = "#quickplay button[type=submit], .home-play .button.primary"
+
+
+@pytest.mark.parametrize("language", ["ka", "ru"])
+def test_a_phones_first_screen_on_the_home_page_holds_a_play_button(new_person, snap, language):
+    phone = new_person("phone", locale=f"{language}-{language.upper()}", **PHONE)
+    phone.goto(f"/{language}/")
+    expect(phone.locator(PLAY_BUTTONS).first).to_be_visible()
+    first = boxes_of(phone, PLAY_BUTTONS)[0]
+    assert first["y"] + first["height"] <= 740, f"the first play button ends at y={first['y'] + first['height']}"
+    snap(phone, f"first-screen-{language}")

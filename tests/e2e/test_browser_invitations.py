@@ -1,8 +1,8 @@
 """Friends online and an invitation accepted from the header, in Georgian and Russian.
 
 Player A sits at a password table and invites friend B; B, on another page of the site
-(the lobby), sees the notice arrive in the header's bell without reloading, and its
-"Sit down" seats B at the table without the password. A's friends page shows B online,
+(the lobby), sees the notice arrive in the header's bell and as a banner with Accept and
+Decline without reloading, and its "Sit down" seats B at the table without the password. A's friends page shows B online,
 then playing now with a link to watch. Screenshots of the header with its notices and
 of the friends page at 360×740 and 1366×768 in both languages; nothing cut off."""
 
@@ -104,6 +104,15 @@ def test_a_friend_invited_to_a_password_table_sits_down_from_the_header(new_memb
         invite_text = translation.gettext("%(name)s invites you to their table: %(variant)s.") % {
             "name": f"anano_{language}", "variant": translation.gettext("Japanese Joker")}
     expect(notice).to_contain_text(invite_text)
+    # It is also a banner at the bottom of the page, arrived live, with Accept and Decline.
+    banner = friend.locator("#invitation-banner")
+    expect(banner).to_contain_text(invite_text)
+    with translation.override(language):
+        accept, decline = translation.pgettext("invitation", "Accept"), translation.pgettext("invitation", "Decline")
+    expect(banner.get_by_role("button", name=accept)).to_be_visible()
+    expect(banner.get_by_role("button", name=decline)).to_be_visible()
+    buttons = banner.locator("button").evaluate_all("bs => bs.map(b => b.getBoundingClientRect().height)")
+    assert min(buttons) >= 44, buttons
     snap(friend, f"{language}-header-notices")
     assert_nothing_cut_off(friend)
     the_other_size(friend, b_screen)
@@ -116,6 +125,7 @@ def test_a_friend_invited_to_a_password_table_sits_down_from_the_header(new_memb
     expect(friend.locator("#match")).not_to_be_empty()
     assert Seat.objects.filter(table=table, player__user=b_user, left_at__isnull=True).exists()
     expect(bell(friend).locator(".notice-invitation")).to_have_count(0)
+    expect(friend.locator("#invitation-banner section")).to_have_count(0)  # taken: no banner any more
 
     # A's friends page: B is playing now, with a link to watch the match.
     host.goto(f"/{language}/friends/")

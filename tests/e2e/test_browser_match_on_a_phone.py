@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from e2e.deals import deal_seed
-from e2e.layout import PHONE, assert_nothing_cut_off
+from e2e.layout import PHONE, assert_nothing_cut_off, cards_out_of_reach
 from e2e.match_play import MATCH, expect_newer_than, version_of
 from e2e.tables import seat_members
 
@@ -16,27 +16,6 @@ CLOCK_SECONDS = 120  # nobody's move clock should run out during a scenario
 # The score sheet may scroll sideways inside its own box on a phone.
 SCROLLS_BY_ITSELF = [".score-scroll"]
 HAND_CARDS = f"{MATCH} .hand .card-button"
-
-# For each card of the hand: is it inside the viewport, and is the card itself (not
-# something laid over it) what a tap at the middle of its visible part would reach? The
-# hand overlaps its cards to fit one row: a card's visible part ends where the next begins.
-_CARDS_OUT_OF_REACH = """
-(cards) => cards.flatMap((card, index) => {
-  const box = card.getBoundingClientRect();
-  const name = card.querySelector('[data-card]')?.dataset.card || `card ${index + 1}`;
-  if (box.left < 0 || box.right > document.documentElement.clientWidth || box.top < 0
-      || box.bottom > window.innerHeight) {
-    return [`${name} spans x=${Math.round(box.left)}..${Math.round(box.right)}, y=${Math.round(box.top)}..${Math.round(box.bottom)}`];
-  }
-  const next = cards[index + 1];
-  const right = next && next.parentElement === card.parentElement
-    ? Math.min(box.right, next.getBoundingClientRect().left) : box.right;
-  const hit = document.elementFromPoint((box.left + right) / 2, box.top + box.height / 2);
-  if (hit && card.contains(hit)) return [];
-  return [`${name} is covered by ${hit ? hit.outerHTML.slice(0, 80) : 'nothing'}`];
-})
-"""
-
 
 def expect_every_hand_card_within_reach(phone, count, settle_seconds=5.0):
     """Every card of the hand can be tapped, once the page has settled: a check made while
@@ -46,10 +25,10 @@ def expect_every_hand_card_within_reach(phone, count, settle_seconds=5.0):
     cards = phone.locator(HAND_CARDS)
     expect(cards).to_have_count(count)
     deadline = time.monotonic() + settle_seconds
-    out_of_reach = cards.evaluate_all(_CARDS_OUT_OF_REACH)
+    out_of_reach = cards_out_of_reach(phone, HAND_CARDS)
     while out_of_reach and time.monotonic() < deadline:
         phone.wait_for_timeout(250)
-        out_of_reach = cards.evaluate_all(_CARDS_OUT_OF_REACH)
+        out_of_reach = cards_out_of_reach(phone, HAND_CARDS)
     assert not out_of_reach, "cards a person cannot tap:\n  " + "\n  ".join(out_of_reach)
 
 

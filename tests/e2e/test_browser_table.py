@@ -67,13 +67,20 @@ def expect_in_sight(page, *selectors):
 
 
 def expect_every_joker_menu_in_sight(page):
-    """Open each joker menu the page offers, check it lies inside the screen, close it."""
+    """Open each joker menu the page offers, check it lies inside the screen (each step of a
+    lead's), close it."""
     jokers = page.locator(f"{MATCH} details.joker-choice")
     for index in range(jokers.count()):
         joker = jokers.nth(index)
         joker.locator("summary").click(position={"x": 8, "y": 30})
         expect(joker.locator(".joker-menu")).to_be_visible()
         expect_in_sight(page, "details.joker-choice[open] .joker-menu", "details.joker-choice[open] .joker-menu button")
+        calls = joker.locator(".joker-call-choice")
+        for call in range(calls.count()):  # a lead's second step, the suits, for each call
+            calls.nth(call).click()
+            expect(joker.locator(".joker-suits:visible button[ws-send]")).to_have_count(4)
+            expect_in_sight(page, "details.joker-choice[open] .joker-menu button")
+            joker.locator(".joker-suits:visible [data-joker-back]").click()
         page.keyboard.press("Escape")
         expect(joker.locator(".joker-menu")).to_be_hidden()
 
@@ -201,8 +208,12 @@ def test_a_classic_trump_choice_and_a_joker_lead_menu_fit_the_screen(new_member,
     expect(page.locator(f"{MATCH}.my-turn")).to_be_visible()
     expect(page.locator(f"{MATCH} details.joker-choice")).not_to_have_count(0)
     page.locator(f"{MATCH} details.joker-choice summary").first.click(position={"x": 8, "y": 30})
-    expect(page.locator(f"{MATCH} details.joker-choice[open] .joker-menu button")).to_have_count(8)
+    # Two steps: high or let it take, then one of the four suits.
+    expect(page.locator(f"{MATCH} details.joker-choice[open] .joker-menu button:visible")).to_have_count(2)
     snap(page, "classic-joker-lead-menu")
+    page.locator(f"{MATCH} details.joker-choice[open] .joker-call-choice").first.click()
+    expect(page.locator(f"{MATCH} details.joker-choice[open] .joker-menu button[ws-send]:visible")).to_have_count(4)
+    snap(page, "classic-joker-lead-suits")
     page.keyboard.press("Escape")
     expect_every_joker_menu_in_sight(page)
 
@@ -343,6 +354,8 @@ def keyboard_move(page):
         if opens_a_menu:  # a joker with several calls: its first call takes the focus
             expect(page.locator(f"{MATCH} details.joker-choice[open] .joker-menu button").first).to_be_focused()
             page.keyboard.press("Enter")
+            if page.evaluate(_FOCUSED_MATCHES, ".joker-suits button"):  # a lead: then its first suit
+                page.keyboard.press("Enter")
     expect_newer_than(page, version)
 
 
