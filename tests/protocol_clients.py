@@ -94,6 +94,18 @@ class ProgramClient:
         await self.communicator.disconnect()
 
 
+async def closed_with(communicator, timeout=TIMEOUT) -> tuple[int, list[str]]:
+    """Read until the server closes the socket: (the close code, the text frames before it)."""
+    import time
+
+    frames, deadline = [], time.monotonic() + timeout
+    while True:
+        output = await communicator.receive_output(timeout=max(deadline - time.monotonic(), 0.01))
+        if output["type"] == "websocket.close":
+            return output["code"], frames
+        frames.append(output.get("text") or "")
+
+
 def cards_in_message(message) -> set[str]:
     """The cards a message shows of the deal being played (a view's recall of the deal before
     left out: tests/view_cards.py), and any card-like word anywhere else in it."""

@@ -17,6 +17,7 @@ from tests.live_clients import connect, session_cookie_for
 from tests.moderation_support import confirm, moderator_client, running_match
 from tests.protocol_clients import (
     ProgramClient,
+    closed_with,
     make_program_player,
 )
 
@@ -38,14 +39,7 @@ def layer_shape(request, settings):
 
 
 async def _closed(communicator, timeout=CLOSE_WITHIN_SECONDS) -> tuple[int, list[str]]:
-    """Read until the server closes the socket: (close code, the text frames before it)."""
-    frames = []
-    deadline = time.monotonic() + timeout
-    while True:
-        output = await communicator.receive_output(timeout=max(deadline - time.monotonic(), 0.01))
-        if output["type"] == "websocket.close":
-            return output["code"], frames
-        frames.append(output.get("text") or "")
+    return await closed_with(communicator, timeout)
 
 
 async def _answers_ping(client):

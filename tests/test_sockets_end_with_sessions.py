@@ -3,7 +3,6 @@
 password change in another session. Now a log-out closes that session's sockets, and a
 changed password or a closed account every socket of the member (code 4401, with why)."""
 
-import time
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -14,7 +13,7 @@ from django.urls import reverse
 
 from joker_site.asgi import application
 from tests.factories import make_player
-from tests.protocol_clients import ProgramClient
+from tests.protocol_clients import ProgramClient, closed_with
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
@@ -54,12 +53,7 @@ async def _refused(cookie: bytes) -> None:
 
 
 async def _closed(communicator) -> tuple[int, list[str]]:
-    frames, deadline = [], time.monotonic() + CLOSE_WITHIN_SECONDS
-    while True:
-        output = await communicator.receive_output(timeout=max(deadline - time.monotonic(), 0.01))
-        if output["type"] == "websocket.close":
-            return output["code"], frames
-        frames.append(output.get("text") or "")
+    return await closed_with(communicator, CLOSE_WITHIN_SECONDS)
 
 
 async def test_logging_out_closes_that_sessions_sockets_and_no_other(settings):
