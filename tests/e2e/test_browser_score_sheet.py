@@ -100,7 +100,11 @@ def test_the_home_page_for_a_newcomer(new_person, snap, language, viewport):
     page = new_person("visitor", locale=f"{language}-{language.upper()}", **viewport)
     page.goto(f"/{language}/")
     expect(page.locator(f".home-tables a[href='/{language}/tables/{waiting.pk}/']")).to_be_visible()
-    expect(page.locator(f".home-playing a[href='/{language}/tables/{playing.pk}/']")).to_contain_text("levan")
+    # Being played now: once, from the lobby's own list (games/_running_list.html).
+    running = page.locator(f".home .running-row[data-table-id='{playing.pk}']")
+    expect(running).to_contain_text("levan")
+    expect(running.locator(f"a[href='/{language}/tables/{playing.pk}/']")).to_be_visible()
+    expect(page.locator(".home .running")).to_have_count(1)
     expect(page.locator("html")).to_have_attribute("lang", language)
     for selector in ("button[value=japanese_bot]", "button[value=classic_bots]",
                      f"a[href='/{language}/lobby/?variant=japanese']", f"a[href='/{language}/lesson/']",
