@@ -186,7 +186,9 @@ class TableConsumer(DispatchWithoutHop, BudgetedFrames, MemberSocket, AsyncWebso
         self.own_move_next = False
         outcome = await move_in_thread(in_language(act_for_player, self.language))(self.table_id, self.player, frame)
         self.own_move_next = outcome is None  # its notice is the next this tab handles: it skips the turns
-        if outcome is not None:
+        if outcome is None:
+            self.frame_budget.refund()  # a move the match took: the turns pace those (joker_site/frame_budget.py)
+        else:
             await self.send_error(outcome)
             await self.send_state(keep_error=True)  # a stale tab catches up at once
 

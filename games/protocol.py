@@ -284,6 +284,7 @@ class PlayConsumer(DispatchWithoutHop, BudgetedFrames, AsyncWebsocketConsumer):
             if refusal.code == "stale_version":
                 await self._resend(match_id)  # a client that fell behind catches up at once
             return
+        self.frame_budget.refund()  # a move the match took: the turns pace those (joker_site/frame_budget.py)
         await self._send_view(table_id, view, message)
 
     async def on_rematch(self, message):

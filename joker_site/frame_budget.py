@@ -6,8 +6,9 @@ listen) takes one token per frame from its own bucket, which refills at
 per connection). A frame that finds the bucket empty is not read at all: the socket answers
 `rate_limited` (with when to try again) where it answers anything, and a connection that
 goes on sending — `SOCKET_FLOOD_CLOSE_AFTER` frames refused in a row — is closed with
-`CLOSE_FLOODED`. An honest client never meets it: a player acts once a turn and chats a few
-times a minute.
+`CLOSE_FLOODED`. A move the match took gives its token back (`refund`): a program may play
+as fast as its opponent answers, and what a flood costs — a refused act, a position drawn
+again — is what the budget counts. An honest client never meets it.
 """
 
 import time
@@ -38,6 +39,10 @@ class FrameBudget:
             return True
         self.refused_in_a_row += 1
         return False
+
+    def refund(self) -> None:
+        """Give back the token of a frame that was a real move (moves are paced by the turns)."""
+        self._tokens = min(self.burst, self._tokens + 1)
 
     def retry_after(self) -> float:
         """Seconds until the next frame would be read."""

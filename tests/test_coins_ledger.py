@@ -47,9 +47,10 @@ def test_a_new_account_gets_the_welcome_grant_when_it_confirms_an_address_and_ex
 
 def test_an_unconfirmed_member_can_neither_stake_nor_claim_the_bonus_and_nothing_moves():
     user = make_user(confirmed=False)
-    with pytest.raises(services.EmailNotVerified) as refusal:
+    with translation.override("en"), pytest.raises(services.EmailNotVerified) as refusal:
         services.stake(user, "table:1", 25)
-    assert "Confirm your e-mail address" in refusal.value.message
+    with translation.override("en"):
+        assert "Confirm your e-mail address" in refusal.value.message
     with pytest.raises(services.BonusNotAvailable) as no_bonus:
         services.claim_daily_bonus(user)
     assert no_bonus.value.reason == services.BonusNotAvailable.NOT_VERIFIED

@@ -43,6 +43,10 @@ async def test_a_budget_gives_a_burst_then_so_many_frames_a_second(settings):
     assert budget.overdrawn() and budget.refused_in_a_row == 5
     clock.now = 11
     assert budget.take() and budget.refused_in_a_row == 0  # a frame read ends the run
+    while budget.take():
+        pass
+    budget.refund()  # a move the match took gives its token back
+    assert budget.take() and not budget.take()
 
 
 async def _spectated_table():
