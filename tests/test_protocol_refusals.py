@@ -63,7 +63,11 @@ async def _refused(client, message, code, match_id=None, raw=None):
     return error
 
 
-async def test_every_bad_message_is_refused_with_a_reason_and_changes_nothing():
+async def test_every_bad_message_is_refused_with_a_reason_and_changes_nothing(settings):
+    # Dozens of refused messages on one socket as fast as they are answered: past the frame
+    # budget (tests/test_frame_budget.py), which would refuse them before they are read.
+    settings.SOCKET_FRAMES_PER_SECOND = 100_000
+    settings.SOCKET_FRAME_BURST = 100_000
     clients, match_id = await _seated_pair()
     state = await _state(match_id)
     actor, waiter = clients[state.to_act], clients[1 - state.to_act]
