@@ -67,9 +67,14 @@ class Holds:
 
     def release_after_beat(self, key) -> None:
         """Release `key` once a beat that is writing now has finished: nothing says the key is
-        held after this returns (blocking: call it from a database thread)."""
-        with self._beating:
+        held after this returns (blocking: call it from a database thread). A beat stuck longer
+        than a few seconds (waiting on a row lock) is not waited for: the key goes at once."""
+        waited = self._beating.acquire(timeout=5)
+        try:
             self.release(key)
+        finally:
+            if waited:
+                self._beating.release()
 
     def count(self, key) -> int:
         with self._lock:
@@ -94,11 +99,18 @@ class Holds:
             self._held.clear()
             self._about.clear()
 
-    def beat_now(self) -> None:
-        """Tell the database what is held (the heartbeat's work for this kind; tests call it)."""
+    def beat_now(self, guarded: bool = False) -> None:
+        """Tell the database what is held (the heartbeat's work for this kind). `guarded`: the
+        heartbeat's own beat, which `release_after_beat` waits for. A beat called directly (a
+        test's, on a thread that may hold row locks the heartbeat's beat waits for) takes no
+        guard, so the two never wait for each other."""
+        if not self.holds_any():
+            return
+        if not guarded:
+            self._beat()
+            return
         with self._beating:
-            if self.holds_any():
-                self._beat()
+            self._beat()
 
 
 _kinds: list[Holds] = []
@@ -138,17 +150,17 @@ def _beat_forever() -> None:
             continue  # nothing held: no database work at all
         try:
             close_old_connections()
-            beat_once()
+            beat_once(guarded=True)
         finally:
             connections.close_all()  # hold no connection between beats
 
 
-def beat_once() -> None:
+def beat_once(guarded: bool = False) -> None:
     """One heartbeat: every kind tells the database what it holds, then the hooks run (on the
-    calling thread's database connection: the heartbeat's thread, or a test's)."""
+    calling thread's database connection: the heartbeat's thread, `guarded`, or a test's)."""
     for kind in _kinds:
         try:
-            kind.beat_now()
+            kind.beat_now(guarded)
         except Exception:  # a database hiccup: the next beat tries again
             log.exception("%s: could not tell the database what this process holds", kind.name)
     for hook in _hooks:
