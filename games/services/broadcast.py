@@ -17,12 +17,8 @@ def table_group(table_id: int) -> str:
     return f"table-{table_id}"
 
 
-def _send(group: str, message: dict) -> None:
-    _send_all([(group, message)])
-
-
 def lobby_changed() -> None:
-    _send(LOBBY_GROUP, {"type": "lobby.changed"})
+    group_send(LOBBY_GROUP, {"type": "lobby.changed"})
 
 
 def table_changed(table_id: int, version: int | None = None, move: dict | None = None) -> None:
@@ -30,7 +26,7 @@ def table_changed(table_id: int, version: int | None = None, move: dict | None =
     message = {"type": "table.changed", "table": table_id, "version": version}
     if move is not None:
         message["move"] = move
-    _send(table_group(table_id), message)
+    group_send(table_group(table_id), message)
 
 
 def tables_are_at(versions) -> None:
