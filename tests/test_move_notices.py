@@ -191,7 +191,7 @@ def test_a_notice_that_does_not_fit_the_read_is_ignored_and_the_database_read():
 @pytest.mark.django_db(transaction=True)
 def test_the_move_s_broadcast_carries_its_notice(monkeypatch):
     sent = []
-    monkeypatch.setattr(broadcast, "_send", lambda group, message: sent.append((group, message)))
+    monkeypatch.setattr(broadcast, "group_send", lambda group, message: sent.append((group, message)))
     match, _players = seated_match("japanese", ("tamar", "levan"), target=11)
     rng = random.Random(6)
     for _ in range(6):

@@ -421,7 +421,8 @@ def _token_for(player):
 def test_watchers_of_a_web_process_that_died_stop_counting_and_a_live_process_removes_them(monkeypatch):
     match, _ = _match(names=("d1", "d2"))
     announced = []
-    monkeypatch.setattr(spectators.broadcast, "group_send", lambda group, message: announced.append(message))
+    monkeypatch.setattr(spectators.broadcast, "group_send",
+                        lambda group, message: message["type"] == "spectators.changed" and announced.append(message))
     alive = spectators.came(match.table_id, make_player("alive"))
     dead = spectators.came(match.table_id, make_player("dead"))
     assert spectators.count(match.table_id) == 2
