@@ -6,11 +6,13 @@ sends forms as JSON. A consumer never forwards state it was given: on every
 """
 
 import asyncio
+import json
 import logging
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 from django.utils import translation
+from django.utils.html import format_html
 from django.utils.translation import gettext as _
 
 from accounts.languages import in_language, page_socket_language
@@ -92,6 +94,9 @@ class TableConsumer(DispatchWithoutHop, BudgetedFrames, MemberSocket, AsyncWebso
     {"type": "resync"}. Every reply is HTML for this tab's seat only.
     """
 
+    layings = None  # version -> how the page lays its cards (games/pacing.py), until it is drawn
+    in_sight = False  # whether this seat's page said it is in sight (counted in presence)
+
     async def connect(self):
         from accounts.players import player_for_scope
 
@@ -114,6 +119,8 @@ class TableConsumer(DispatchWithoutHop, BudgetedFrames, MemberSocket, AsyncWebso
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         self.seat_id = await in_thread(presence.connected)(self.table_id, self.player)
+        if self.seat_id is not None:
+            await self.page_in_sight(True)
         for part in self.parts:  # the table chat's room
             await part.joined(seated=self.seat_id is not None)
         if self.seat_id is None:  # someone without a seat: a spectator, counted while the socket is open
@@ -122,8 +129,19 @@ class TableConsumer(DispatchWithoutHop, BudgetedFrames, MemberSocket, AsyncWebso
         for part in self.parts:  # the chat's last messages
             await part.caught_up()
 
+    async def page_in_sight(self, in_sight: bool):
+        """The page says whether it is in sight (a seat's page counts for push's "your move",
+        games/services/presence.py); a page is in sight from its connection until it says not."""
+        if getattr(self, "seat_id", None) is None or in_sight == self.in_sight:
+            return
+        self.in_sight = in_sight
+        await in_thread(presence.page_in_sight)(self.seat_id, in_sight)
+
     async def disconnect(self, code):
         self.later_updates.cancel()
+        if getattr(self, "seat_id", None) and self.in_sight:
+            self.in_sight = False
+            await in_thread(presence.page_in_sight)(self.seat_id, False)
         await self.forget_member()
         for part in getattr(self, "parts", ()):
             await part.closed()
@@ -179,6 +197,9 @@ class TableConsumer(DispatchWithoutHop, BudgetedFrames, MemberSocket, AsyncWebso
         if frame["type"] == "resync":
             await self.send_state()
             return
+        if frame["type"] == "visibility":
+            await self.page_in_sight(frame["visible"])
+            return
         part = next((part for part in self.parts if frame["type"] in part.frames), None)
         if part is not None:  # a chat frame
             await part.receive(frame)
@@ -199,6 +220,8 @@ class TableConsumer(DispatchWithoutHop, BudgetedFrames, MemberSocket, AsyncWebso
         version = event.get("version")
         if self.closing or (version is not None and version <= getattr(self, "shown_version", -1)):
             return
+        if event.get("laying"):
+            self.layings = {**(self.layings or {}), version: event["laying"]}
         await follow_move_notice(event)
         if version is not None and getattr(self, "own_move_next", False):
             self.own_move_next = False  # the first move's notice after this tab's move: its own (or a later one)
@@ -230,10 +253,22 @@ class TableConsumer(DispatchWithoutHop, BudgetedFrames, MemberSocket, AsyncWebso
             # Another render already showed a later position (a presence change's read that
             # began before a move's notice and ended after it), or this one.
             return
+        html += self._laying_of(showing, shown)
         self.shown_version = shown
         if not keep_error:
             html += render_to_string("games/_match_error.html", {"message": ""})
         await self.send(text_data=html)
+
+    def _laying_of(self, showing, shown) -> str:
+        """How the page lays the cards of version `shown` after `showing` (games/pacing.py), when
+        it showed the version just before: a tab that missed versions shows the position at once."""
+        layings = self.layings or {}
+        laying = layings.get(shown) if shown == showing + 1 else None
+        self.layings = {version: steps for version, steps in layings.items() if version > shown} or None
+        if not laying:
+            return ""
+        return format_html('<template id="match-laying" data-version="{}" data-steps="{}"></template>',
+                           shown, json.dumps(laying))
 
     async def send_error(self, message):
         with translation.override(self.language):
@@ -265,6 +300,10 @@ def parse_browser_frame(text_data) -> dict:
         raise FrameError("unknown_type", _("Unknown message type."))
     if kind in ("resync", "resign"):
         return {"type": kind}
+    if kind == "visibility":
+        if not isinstance(data.get("visible"), bool):
+            raise FrameError("bad_message", _("Say whether the page is in sight: true or false."))
+        return {"type": kind, "visible": data["visible"]}
     if kind in page_frames():
         return {"type": kind, "data": data}  # its part reads it (chat/sockets.py)
     if kind != "act":

@@ -52,6 +52,18 @@ class MatchFinished:
 
 
 @dataclass(frozen=True)
+class TurnBegan:
+    """A version of a running match made it a member's turn (a seat a person holds, with an
+    account): push tells them when no page of theirs shows the match. `pages_in_sight`: how
+    many of that seat's match pages are in sight now (games/services/presence.py)."""
+
+    match_id: int
+    table_id: int
+    user_id: int
+    pages_in_sight: int
+
+
+@dataclass(frozen=True)
 class TablePasswordLocked:
     """Too many wrong passwords were tried at a table: it stopped taking its password
     (games/services/tables.py). `host_user_id`: the member who made it."""
@@ -64,9 +76,10 @@ match_started = Signal()  # event=MatchStarted, match
 player_left = Signal()  # event=PlayerLeft, match, seat (the Seat row, not yet marked as left)
 match_finished = Signal()  # event=MatchFinished, match, state (the final position)
 table_password_locked = Signal()  # event=TablePasswordLocked
+turn_began = Signal()  # event=TurnBegan
 
 _SIGNALS = {MatchStarted: match_started, PlayerLeft: player_left, MatchFinished: match_finished,
-            TablePasswordLocked: table_password_locked}
+            TablePasswordLocked: table_password_locked, TurnBegan: turn_began}
 
 
 def announce(event, **objects) -> None:

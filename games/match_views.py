@@ -2,7 +2,6 @@
 
 import math
 
-from django.conf import settings
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
@@ -196,7 +195,6 @@ def match_context(sv: dict, me: int | None, refusals: dict | None = None, last_t
         "trump_buttons": _trump_buttons(view) if my_turn else [],
         "suits": [{"value": s, "symbol": SUIT_SYMBOLS[s]} for s in SUITS],
         "suit_symbols": SUIT_SYMBOLS,
-        "pace_ms": int(settings.BOT_PACE_SECONDS * 1000),
     }
 
 

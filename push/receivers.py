@@ -24,5 +24,14 @@ def _tell_the_absent(table_id: int) -> None:
         notify.match_starts(user_id, table_id)
 
 
+def on_turn_began(sender, event: events.TurnBegan, **kwargs) -> None:
+    """"Your move" to a member none of whose pages of the match is in sight (notify.your_move
+    keeps it to one per match in PUSH_YOUR_MOVE_SECONDS), once the move commits."""
+    if event.pages_in_sight == 0:
+        transaction.on_commit(lambda: notify.your_move(event.user_id, event.match_id, event.table_id,
+                                                       match_page_visible=False))
+
+
 def connect() -> None:
     events.match_started.connect(on_match_started, dispatch_uid="push.on_match_started")
+    events.turn_began.connect(on_turn_began, dispatch_uid="push.on_turn_began")

@@ -371,3 +371,82 @@ def test_a_practice_table_with_bots_tells_nobody_that_its_match_starts(
     with django_capture_on_commit_callbacks(execute=True):
         table_service.create_table(host, TableSettings(variant="japanese", fill_with_bots=True, rated=False))
     assert push_service.received == []
+
+
+def test_a_member_whose_match_page_is_out_of_sight_is_told_it_is_their_move_and_one_looking_is_not(
+        push_service, eager_celery, django_capture_on_commit_callbacks):
+    """games announces TurnBegan with how many of the seat's pages are in sight (the pages say,
+    games/services/presence.py); push/receivers.py tells a member none of whose pages is."""
+    import random
+
+    from games.models import Seat
+    from games.services import presence
+    from games.services.matches import load_state
+    from tests.replay_helpers import fresh, random_move, seated_match
+
+    match, (_tamar, levan) = seated_match("japanese", ("tamar", "levan"))
+    seat = Seat.objects.get(table_id=match.table_id, player=levan)
+    cache.delete_many([f"seat-pages-in-sight:{seat.pk}", f"push:your-move:{match.pk}:{levan.user_id}"])
+    browser = Browser(push_service, "levan")
+    browser.subscribe(levan.user)
+    rng = random.Random(2)
+
+    def moves_until_levans_turn():
+        """Moves until one of tamar's makes it levan's turn."""
+        for _ in range(40):
+            current = fresh(match)
+            by_tamar = load_state(current).to_act != seat.index
+            with django_capture_on_commit_callbacks(execute=True):
+                random_move(current, rng)
+            if by_tamar and load_state(fresh(match)).to_act == seat.index:
+                return
+        raise AssertionError("it never became levan's turn")
+
+    presence.page_in_sight(seat.pk, True)  # levan looks at the match
+    moves_until_levans_turn()
+    moves_until_levans_turn()
+    assert push_service.received == []
+    presence.page_in_sight(seat.pk, False)  # ... and switches to another app
+    moves_until_levans_turn()
+    [(_path, _headers, body)] = push_service.received
+    told = browser.read(body)
+    assert told["kind"] == "your_move" and told["url"] == f"/ka/tables/{match.table_id}/"
+    moves_until_levans_turn()  # within PUSH_YOUR_MOVE_SECONDS: not again
+    assert len(push_service.received) == 1
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_seats_page_says_whether_it_is_in_sight_and_a_malformed_word_changes_nothing():
+    """The match page's socket (games/consumers.py): in sight from its connection, out of sight
+    when it says so, and nothing counted once it closes; `visible` must be true or false."""
+    import json as json_module
+
+    from asgiref.sync import sync_to_async
+
+    from games.models import Seat
+    from games.services import presence
+    from tests.live_clients import connect
+    from tests.replay_helpers import seated_match
+
+    match, (tamar, _levan) = await sync_to_async(seated_match)("japanese", ("tamar", "levan"))
+    seat = await sync_to_async(Seat.objects.get)(table_id=match.table_id, player=tamar)
+    await sync_to_async(cache.delete)(f"seat-pages-in-sight:{seat.pk}")
+    page = await connect(match.table_id, tamar)
+    await page.receive_from(timeout=5)  # the position
+    in_sight = sync_to_async(presence.pages_in_sight)
+    assert await in_sight(seat.pk) == 1
+    await page.send_to(text_data=json_module.dumps({"type": "visibility", "visible": "no"}))
+    assert "true or false" in await page.receive_from(timeout=5)
+    assert await in_sight(seat.pk) == 1
+    await page.send_to(text_data=json_module.dumps({"type": "visibility", "visible": False}))
+    await page.send_to(text_data=json_module.dumps({"type": "visibility", "visible": False}))  # said twice
+    await page.send_to(text_data=json_module.dumps({"type": "resync"}))
+    await page.receive_from(timeout=5)  # the frames before it were read
+    assert await in_sight(seat.pk) == 0
+    await page.send_to(text_data=json_module.dumps({"type": "visibility", "visible": True}))
+    await page.send_to(text_data=json_module.dumps({"type": "resync"}))
+    await page.receive_from(timeout=5)
+    assert await in_sight(seat.pk) == 1
+    await page.disconnect()
+    assert await in_sight(seat.pk) == 0

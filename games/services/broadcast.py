@@ -21,11 +21,16 @@ def lobby_changed() -> None:
     group_send(LOBBY_GROUP, {"type": "lobby.changed"})
 
 
-def table_changed(table_id: int, version: int | None = None, move: dict | None = None) -> None:
+def table_changed(table_id: int, version: int | None = None, move: dict | None = None,
+                  laying: list | None = None) -> None:
+    """`laying`: how pages lay the version's cards (games/pacing.py: played cards and taken
+    tricks, public facts only)."""
     # The table id lets a connection that follows several tables (the JSON protocol) tell them apart.
     message = {"type": "table.changed", "table": table_id, "version": version}
     if move is not None:
         message["move"] = move
+    if laying:
+        message["laying"] = laying
     group_send(table_group(table_id), message)
 
 

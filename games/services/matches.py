@@ -21,7 +21,9 @@ import threading
 from collections import OrderedDict
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import timedelta
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models.query import QuerySet
 from django.utils import timezone
@@ -29,11 +31,11 @@ from django.utils.translation import gettext as _
 
 from coins import memos
 from coins import services as coins
-from games import engine, events, fairness
+from games import engine, events, fairness, pacing
 from joker_site.refusals import Refusal
 
 from ..models import Match, MatchAction, MatchStatus, Seat, Table, TableStatus, Variant
-from . import broadcast, clocks, match_log
+from . import broadcast, clocks, match_log, presence
 from .results import standings
 
 log = logging.getLogger(__name__)
@@ -455,10 +457,26 @@ def _save(match: Match, state) -> None:
     entries = _store(match, state)
     table_id, version = match.table_id, match.version
     match.move_notice = notice = _move_notice(match, entries)
+    schedule = match.laying
     # Only a committed version is a position anyone will ask for again.
     key, saved = _state_key(match), state.copy()
     transaction.on_commit(lambda: _remember_state(key, saved))
-    transaction.on_commit(lambda: broadcast.table_changed(table_id, version, move=notice))
+    transaction.on_commit(lambda: broadcast.table_changed(table_id, version, move=notice, laying=schedule))
+    _announce_turn(match, state)
+
+
+def _announce_turn(match: Match, state) -> None:
+    """`TurnBegan` when the version makes it a member's turn (push tells them if they do not
+    see the match). The seats come from the move's read under the lock (a query only on the
+    clock's and the leavers' paths)."""
+    to_act = state.to_act
+    if match.status != MatchStatus.RUNNING or to_act is None:
+        return
+    seat = next((seat for seat in match.table.seats.all() if seat.index == to_act), None)
+    if seat is None or seat.is_bot or seat.left_at is not None or seat.player is None or seat.player.user_id is None:
+        return
+    events.announce(events.TurnBegan(match.pk, match.table_id, seat.player.user_id,
+                                     presence.pages_in_sight(seat.pk)))
 
 
 def _store(match: Match, state) -> list:
@@ -473,7 +491,10 @@ def _store(match: Match, state) -> list:
         mark = engine.state_from_record(match.record).record_mark()
     entries = state.record_since(mark)
     match.version += 1
-    match.turn_started_at = timezone.now()
+    # The pages lay this version's cards before they show whose turn it is (games/pacing.py):
+    # the move clock of the seat to act starts when they have.
+    match.laying = pacing.laying(entries, state.seats, len(state.trick), int(settings.BOT_PACE_SECONDS * 1000))
+    match.turn_started_at = timezone.now() + timedelta(milliseconds=pacing.laying_ms(match.laying))
     match.deadline_at = clocks.deadline(match, state.to_act)
     match.__dict__.pop("_record", None)
     match._log_mark = state.record_mark()

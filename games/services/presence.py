@@ -116,3 +116,40 @@ def beat() -> None:
 
 
 _seats = heartbeat.Holds("seats", beat)  # seat id -> this process's open connections of it
+
+
+# --- A seat's match pages in sight -----------------------------------------------------
+# Each match page tells its socket whether it is in sight (the browser's visibility, sent by
+# static/js/match.js); push tells a member "your move" only when no page of theirs is
+# (games.events.TurnBegan, push/receivers.py). The count lives in the cache (Redis in
+# production, shared by every web process), not in the database: a page coming into or out
+# of sight writes one key, and a move reads one. A count a dead web process left behind
+# goes after SIGHT_SECONDS (until then that member gets no "your move" push).
+SIGHT_SECONDS = 6 * 3600
+
+
+def _sight_key(seat_id: int) -> str:
+    return f"seat-pages-in-sight:{seat_id}"
+
+
+def page_in_sight(seat_id: int, in_sight: bool) -> None:
+    """One of the seat's match pages came into sight (True) or went out of it (False)."""
+    from django.core.cache import cache
+
+    key = _sight_key(seat_id)
+    cache.add(key, 0, SIGHT_SECONDS)
+    try:
+        count = cache.incr(key) if in_sight else cache.decr(key)
+    except ValueError:  # the key expired in between
+        cache.set(key, 1 if in_sight else 0, SIGHT_SECONDS)
+        return
+    if count < 0:
+        cache.set(key, 0, SIGHT_SECONDS)
+    else:
+        cache.touch(key, SIGHT_SECONDS)
+
+
+def pages_in_sight(seat_id: int) -> int:
+    from django.core.cache import cache
+
+    return max(0, cache.get(_sight_key(seat_id), 0))

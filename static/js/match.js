@@ -21,8 +21,6 @@
   requestAnimationFrame(function () {
     requestAnimationFrame(function () { document.documentElement.classList.add("drawer-ready"); });
   });
-  var TRICK_HOLD_MS = 1200;  // a finished trick stays at least this long (more than a second)
-  var LEAVE_MS = 450;
   var reducedMotion = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)");
 
   function match() { return document.getElementById("match"); }
@@ -104,6 +102,21 @@
   }
   document.addEventListener("visibilitychange", updateTitle);
 
+  // --- whether the page is in sight ---------------------------------------------------
+  // The server counts a seat's page as in sight from its connection; the page tells it when
+  // it goes out of sight and comes back, so a member away from the match gets "your move" as
+  // a push (push/receivers.py) and one looking at it does not.
+  var tableSocket = null;
+  function sayInSight() {
+    if (tableSocket) tableSocket.send(JSON.stringify({ type: "visibility", visible: !document.hidden }));
+  }
+  document.addEventListener("htmx:wsOpen", function (event) {
+    if (event.target.closest && event.target.closest(".social")) return;  // the header's own socket
+    tableSocket = event.detail.socketWrapper;
+    if (document.hidden) sayInSight();
+  });
+  document.addEventListener("visibilitychange", sayInSight);
+
   // --- the clocks -----------------------------------------------------------------
   function secondsUntil(iso) {
     return Math.max(0, Math.ceil((Date.parse(iso) - Date.now()) / 1000));
@@ -168,6 +181,10 @@
   }
 
   // --- laying an update on the table ---------------------------------------------
+  // The server sends, with a new version, how to lay its cards (games/pacing.py: each step
+  // at its time, the cards of other seats a person's pace apart, a finished trick held with
+  // its taker marked, then sent to them); the move clock of the seat to act starts when the
+  // laying ends, so the page follows the schedule as it is and shows the new position then.
   var queue = [];
   var busy = false;
 
@@ -184,26 +201,60 @@
     });
   }
 
-  // Lay `slots` (elements of the new position) on the current trick one by one.
-  function layCards(trick, slots, pace) {
-    var chain = Promise.resolve();
-    slots.forEach(function (slot, index) {
-      chain = chain.then(function () {
-        var copy = slot.cloneNode(true);
-        copy.style.viewTransitionName = "none";
-        copy.classList.add("arrived");
-        trick.appendChild(copy);
-        play("card");
-        announce(copy.getAttribute("data-said"));
-        return index < slots.length - 1 ? wait(pace) : null;  // after the last, whatever follows waits
-      });
-    });
-    return chain;
+  // The steps of `next` when it is the version right after the one on the table.
+  function layingOf(fragment, old) {
+    var element = fragment.querySelector("#match-laying");
+    if (!element || !old) return [];
+    if (parseInt(element.getAttribute("data-version"), 10) !== parseInt(old.getAttribute("data-version"), 10) + 1) return [];
+    try { return JSON.parse(element.getAttribute("data-steps")) || []; } catch (e) { return []; }
   }
 
-  // Show the trick just taken (with its taker), hold it, send it to the taker.
-  function holdTakenTrick(trick, taken, pace) {
+  // The cue names who acts: "Bot 2 is thinking…" (the seat's own sentence, in the page).
+  function setCue(m, text, seat) {
+    var cue = m.querySelector(".whose-move");
+    if (!cue) {
+      var area = m.querySelector(".action-area");
+      if (!area) return;
+      cue = document.createElement("p");
+      cue.className = "whose-move";
+      cue.id = "whose-move";
+      area.insertBefore(cue, area.firstChild);
+    }
+    cue.textContent = text;
+    cue.classList.remove("mine");
+    m.classList.remove("my-turn");
+    m.querySelectorAll(".player.to-act").forEach(function (player) { player.classList.remove("to-act"); });
+    var acting = seat === undefined ? null : m.querySelector('.player[data-seat="' + seat + '"]');
+    if (acting) acting.classList.add("to-act");
+    updateTitle();
+  }
+
+  function cueSeat(m, seat) {
+    var player = m.querySelector('.player[data-seat="' + seat + '"]');
+    setCue(m, (player && player.getAttribute("data-thinking")) || m.getAttribute("data-wait") || "…", seat);
+  }
+
+  // The card `step.seat` played, from its place in the new position: the trick just taken
+  // or the trick on the table (the seat's view, which the server drew, says which card).
+  function layCard(trick, next, step) {
+    trick.querySelectorAll(":scope > .taken-trick.showing").forEach(function (shown) { shown.remove(); });
+    if (trick.querySelector(':scope > .trick-slot[data-seat="' + step.seat + '"]')) return;  // my own, laid at once
+    var from = next.querySelector(step["in"] === "taken" ? ".taken-trick" : ".trick");
+    var slot = from && from.querySelector('.trick-slot[data-seat="' + step.seat + '"]');
+    if (!slot) return;
+    var copy = slot.cloneNode(true);
+    copy.style.viewTransitionName = "none";
+    copy.classList.add("arrived");
+    trick.appendChild(copy);
+    play("card");
+    announce(copy.getAttribute("data-said"));
+  }
+
+  // The trick just taken (with its taker) in place of its cards, until it leaves.
+  function showTaken(trick, next) {
     trick.querySelectorAll(":scope > .trick-slot").forEach(function (slot) { slot.remove(); });
+    var taken = next.querySelector(".taken-trick");
+    if (!taken) return;
     var shown = taken.cloneNode(true);
     shown.hidden = false;
     shown.classList.add("showing");
@@ -211,43 +262,27 @@
     trick.appendChild(shown);
     play("trick");
     announce(shown.getAttribute("data-said"));
-    return wait(Math.max(TRICK_HOLD_MS, pace)).then(function () {
-      if (!moving()) return null;
-      shown.classList.add("leaving");
-      return wait(LEAVE_MS);
-    }).then(function () { shown.remove(); });
   }
 
-  // The cards other seats played in this update, laid down at a person's pace before the
-  // new position is swapped in. My own card is laid at once (I just played it).
-  function replay(old, next) {
-    var pace = parseInt(next.getAttribute("data-pace") || "0", 10);
+  // Follow the schedule; the cue names the seat whose card comes next.
+  function lay(old, next, steps) {
     var trick = old.querySelector(".trick");
-    if (!pace || !trick || old.getAttribute("data-version") === next.getAttribute("data-version")) {
-      return Promise.resolve();
-    }
-    var shown = slotCards(trick);
-    var oldTaken = old.querySelector(".taken-trick");
-    var taken = next.querySelector(".taken-trick");
-    var newTrick = next.querySelector(".trick");
-    var steps = Promise.resolve();
-    var trickDone = taken && (!oldTaken || oldTaken.getAttribute("data-key") !== taken.getAttribute("data-key"));
-    if (trickDone) {
-      var rest = Array.prototype.filter.call(taken.querySelectorAll(".trick-slot"), function (slot) {
-        return shown.indexOf(slot.getAttribute("data-card")) < 0;
+    if (!steps.length || !trick || !moving() || document.hidden) return Promise.resolve(false);
+    old.classList.add("laying");
+    var started = performance.now();
+    var chain = Promise.resolve();
+    steps.forEach(function (step, index) {
+      chain = chain.then(function () {
+        return step.at > 0 ? wait(step.at - (performance.now() - started)) : null;
+      }).then(function () {
+        if (step.seat !== undefined) layCard(trick, next, step);
+        else if (step.taken) showTaken(trick, next);
+        else if (step.leaves) trick.querySelectorAll(".taken-trick.showing").forEach(function (shown) { shown.classList.add("leaving"); });
+        var coming = steps.slice(index + 1).filter(function (later) { return later.seat !== undefined; })[0];
+        if (coming) cueSeat(old, coming.seat);
       });
-      steps = steps.then(function () { return layCards(trick, rest, pace); })
-        .then(function () { return holdTakenTrick(trick, taken, pace); });
-      shown = [];
-    }
-    var arriving = Array.prototype.filter.call(newTrick ? newTrick.querySelectorAll(":scope > .trick-slot") : [],
-      function (slot) { return shown.indexOf(slot.getAttribute("data-card")) < 0; });
-    // One new card with no trick finished is a single move: the swap itself shows it.
-    if (arriving.length > 1 || (trickDone && arriving.length)) {
-      var all = arriving.slice(0, -1);  // the last one arrives with the swap
-      steps = steps.then(function () { return layCards(trick, all, pace); }).then(function () { return wait(pace); });
-    }
-    return steps;
+    });
+    return chain.then(function () { return true; });
   }
 
   function swapIn(fragment) {
@@ -269,6 +304,7 @@
       });
       restoreUi(now);
       restoreFocus(focus);
+      playKeptCard();
     }
   }
 
@@ -277,12 +313,11 @@
     return taken ? taken.getAttribute("data-key") : null;
   }
 
-  function noticeChanges(old, next) {
+  function noticeChanges(old, next, laid) {
     if (!old || !next) return;
     var myTurnNow = next.classList.contains("my-turn");
-    var paced = parseInt(next.getAttribute("data-pace") || "0", 10) > 0;
-    if (!paced && takenKey(next) && takenKey(next) !== takenKey(old)) {
-      play("trick");  // at a pace, the held trick itself says so
+    if (!laid && takenKey(next) && takenKey(next) !== takenKey(old)) {
+      play("trick");  // a trick laid by the schedule said so as it was held
       announce(next.querySelector(".taken-trick").getAttribute("data-said"));
     }
     if (old.getAttribute("data-deal") !== next.getAttribute("data-deal")) play("deal");
@@ -293,6 +328,8 @@
     }
   }
 
+  var transition = null;  // the View Transition running, if any
+
   function show(html) {
     var fragment = parse(html);
     var next = fragment.querySelector("#match");
@@ -301,22 +338,30 @@
       swapIn(fragment);
       return Promise.resolve();
     }
-    return replay(old, next).then(function () {
-      var lone = slotCards(next.querySelector(".trick")).filter(function (card) {
-        return slotCards(old.querySelector(".trick")).indexOf(card) < 0;
+    var newVersion = old.getAttribute("data-version") !== next.getAttribute("data-version");
+    var before = slotCards(old.querySelector(".trick"));
+    return lay(old, next, layingOf(fragment, old)).then(function (laid) {
+      var lone = laid ? [] : slotCards(next.querySelector(".trick")).filter(function (card) {
+        return before.indexOf(card) < 0;
       });
-      var newVersion = old.getAttribute("data-version") !== next.getAttribute("data-version");
-      noticeChanges(old, next);
+      noticeChanges(old, next, laid);
       if (newVersion && lone.length) {
         play("card");
         announce(next.querySelector('.trick > .trick-slot[data-card="' + lone[lone.length - 1] + '"]').getAttribute("data-said"));
       }
-      if (newVersion && moving() && document.startViewTransition && !document.hidden) {
-        var transition = document.startViewTransition(function () { swapIn(fragment); });
-        [transition.ready, transition.finished, transition.updateCallbackDone].forEach(function (promise) {
+      // A View Transition never stands in the way of a tap: the cards in it (they have
+      // view-transition names) take no taps while it runs, so a position that is mine is
+      // shown at once, ending one still running; other taps go through to the new table
+      // (table.css: ::view-transition).
+      if (transition) transition.skipTransition();
+      transition = null;
+      if (newVersion && moving() && document.startViewTransition && !document.hidden && !next.classList.contains("my-turn")) {
+        var running = transition = document.startViewTransition(function () { swapIn(fragment); });
+        [running.ready, running.finished, running.updateCallbackDone].forEach(function (promise) {
           if (promise) promise.catch(function () {});
         });
-        return transition.finished.catch(function () {});
+        running.finished.then(function () { if (transition === running) transition = null; }, function () {});
+        return running.updateCallbackDone.catch(function () {});
       }
       swapIn(fragment);
       return null;
@@ -500,6 +545,68 @@
       }
     }, 0);
   }, { capture: true, passive: true });
+
+  // --- my own move, at once, and a tap made while cards are being laid -------------------
+  // Before the server answers, the page shows what a tap did: my card leaves my hand for the
+  // table, and the cue names who acts next (or asks for a moment). The server's next position
+  // replaces all of it; a refused move comes back with the position the server sends with it.
+  function actionOf(button) {
+    try { return JSON.parse(button.getAttribute("hx-vals")) || {}; } catch (e) { return {}; }
+  }
+
+  function answerAtOnce(m, action) {
+    var trick = m.querySelector(".trick");
+    var card = action.play && document.getElementById("card-" + action.play);
+    var completes = false;
+    if (card && trick) {
+      var seats = m.querySelectorAll(".player").length;
+      completes = slotCards(trick).length + 1 >= seats;
+      var slot = document.createElement("div");
+      slot.className = "trick-slot pos-me arrived";
+      slot.setAttribute("data-card", action.play);
+      var mine = m.querySelector(".player.mine");
+      if (mine) slot.setAttribute("data-seat", mine.getAttribute("data-seat"));
+      var face = card.firstElementChild;
+      if (face) slot.appendChild(face.cloneNode(true));
+      trick.querySelectorAll(":scope > .taken-trick.showing").forEach(function (shown) { shown.remove(); });
+      trick.appendChild(slot);
+      (card.closest("details.joker-choice") || card).classList.add("played-away");
+      play("card");
+    }
+    m.querySelectorAll(".action-panel").forEach(function (panel) { panel.hidden = true; });
+    var nextSeat = m.querySelector(".felt > .player");
+    if (nextSeat && !completes && m.getAttribute("data-phase") !== "trump") cueSeat(m, nextSeat.getAttribute("data-seat"));
+    else setCue(m, m.getAttribute("data-wait") || "…");
+    m.classList.add("laying");
+  }
+
+  // A card tapped while the cards before my turn are still being laid is kept, and played
+  // when the new position is mine and the card may be played there.
+  var keptCard = null;
+  document.addEventListener("click", function (event) {
+    var m = match();
+    var button = event.target.closest && event.target.closest("#match [ws-send]");
+    if (button && m && !m.classList.contains("waiting-for-server") && !button.disabled) {
+      answerAtOnce(m, actionOf(button));
+      return;
+    }
+    var card = event.target.closest && event.target.closest("#match .hand .card-button, #match .columns.mine .card-button");
+    if (card && m && document.documentElement.classList.contains("table-moving") && !m.classList.contains("my-turn")) {
+      keptCard = (card.id || "").replace(/^card-/, "") || null;
+      event.preventDefault();
+      event.stopPropagation();  // not a refused card: a card played as soon as it may be
+      if (keptCard) card.classList.add("kept");
+    }
+  }, true);
+
+  function playKeptCard() {
+    var wanted = keptCard;
+    keptCard = null;
+    var m = match();
+    if (!wanted || !m || !m.classList.contains("my-turn")) return;
+    var again = document.getElementById("card-" + wanted);
+    if (again && again.classList.contains("legal")) again.click();  // a joker opens its calls
+  }
 
   // A sent move disables the buttons until the new position arrives (no double plays).
   document.addEventListener("htmx:wsAfterSend", function () {
