@@ -8,11 +8,12 @@ play and quick play; staff may lift it (an audited action), which also forgives
 the walk-out that brought it. Both are read-only in the admin.
 """
 
-from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+
+from accounts.sanctions import Sanction
 
 
 class WalkOutKind(models.TextChoices):
@@ -45,14 +46,10 @@ class WalkOut(models.Model):
         return f"{self.player} · {self.get_kind_display()} · #{self.match_id}"
 
 
-class PauseQuerySet(models.QuerySet):
-    def active(self, now=None):
-        """In force at `now` (every pause starts when it is made)."""
-        return self.filter(lifted_at__isnull=True, ends_at__gt=now or timezone.now())
-
-
-class Pause(models.Model):
+class Pause(Sanction):
     """No rated table and no quick play for `player` from `starts_at` until `ends_at`."""
+
+    ENDS = "ends_at"
 
     player = models.ForeignKey("accounts.Player", on_delete=models.CASCADE, related_name="pauses",
                                verbose_name=_("player"))
@@ -60,12 +57,7 @@ class Pause(models.Model):
                                     verbose_name=_("walk-out"))
     starts_at = models.DateTimeField(_("from"))
     ends_at = models.DateTimeField(_("until"))
-    lifted_at = models.DateTimeField(_("lifted at"), null=True, blank=True)
-    lifted_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                                  related_name="+", verbose_name=_("lifted by"))
     lift_reason = models.TextField(_("reason for lifting"), blank=True)
-
-    objects = PauseQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("pause")
@@ -82,6 +74,3 @@ class Pause(models.Model):
         starts, ends = timezone.localtime(self.starts_at), timezone.localtime(self.ends_at)
         return f"{self.player} · {starts:%Y-%m-%d %H:%M} → {ends:%Y-%m-%d %H:%M}"
 
-    @property
-    def is_active(self):
-        return self.lifted_at is None and self.ends_at > timezone.now()

@@ -12,7 +12,7 @@ from django.utils.translation import gettext
 
 from joker_site.refusals import Refusal
 
-from .models import Ban, Mute, mute_period
+from .models import Ban, Mute
 
 
 def active_ban(user):
@@ -66,5 +66,5 @@ def mute_refusal(player) -> Refusal | None:
     mute = Mute.objects.active(timezone.now()).filter(player=player).order_by("-until").first()
     if mute is None:
         return None
-    return Refusal("muted", gettext("The moderators have muted you in chat %(period)s.") % {"period": mute_period(mute)},
+    return Refusal("muted", gettext("The moderators have muted you in chat %(period)s.") % {"period": mute.period()},
                    {"until": mute.until.isoformat()})

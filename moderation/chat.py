@@ -14,7 +14,7 @@ from chat.models import ChatMessage, ChatReport, ReportStatus
 from chat.services import announce_hidden
 
 from . import audit
-from .models import AuditAction, Mute, mute_period
+from .models import AuditAction, Mute
 from .services import ModerationError, _required
 
 
@@ -50,7 +50,7 @@ def mute_player(player_id, duration, reason, actor, details=None):
         existing = active_mute(player)
         if existing is not None:
             raise ModerationError(message=_("%(player)s is already muted %(period)s: lift that mute first.")
-                                          % {"player": player, "period": mute_period(existing)})
+                                          % {"player": player, "period": existing.period()})
         mute = Mute.objects.create(player=player, until=timezone.now() + duration, reason=reason, created_by=actor)
         entry_details = {"mute_id": mute.pk, "until": mute.until.isoformat(), **(details or {})}
         audit.record(actor, AuditAction.MUTE_PLAYER, player, reason, entry_details)

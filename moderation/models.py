@@ -13,11 +13,10 @@ from django.contrib.contenttypes.models import ContentType
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
-from django.utils.formats import date_format
-from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Player
+from accounts.sanctions import Sanction
 from coins.models import Account
 
 
@@ -95,14 +94,10 @@ class AuditEntry(models.Model):
         raise ImmutableAuditError("audit entries are never deleted")
 
 
-class BanQuerySet(models.QuerySet):
-    def active(self, now=None):
-        now = now or timezone.now()
-        return self.filter(lifted_at__isnull=True).filter(Q(until__isnull=True) | Q(until__gt=now))
-
-
-class Ban(models.Model):
+class Ban(Sanction):
     """A user may not log in or sit at a table until `until` (for good when empty)."""
+
+    FOR_GOOD = True
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="bans",
                              verbose_name=_("user"))
@@ -111,11 +106,6 @@ class Ban(models.Model):
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
                                    related_name="+", verbose_name=_("banned by"))
     created_at = models.DateTimeField(_("banned at"), default=timezone.now)
-    lifted_at = models.DateTimeField(_("lifted at"), null=True, blank=True)
-    lifted_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                                  related_name="+", verbose_name=_("lifted by"))
-
-    objects = BanQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("ban")
@@ -126,27 +116,10 @@ class Ban(models.Model):
         default_permissions = ("view",)
 
     def __str__(self):
-        return f"{self.user}: {ban_period(self)}"
-
-    @property
-    def is_active(self):
-        return self.lifted_at is None and (self.until is None or self.until > timezone.now())
+        return f"{self.user}: {self.period()}"
 
 
-def ban_period(ban):
-    """"until 12 May 2026, 14:00" or "for good", in the active language and the site's time zone."""
-    if ban.until is None:
-        return gettext("for good")
-    until = date_format(timezone.localtime(ban.until), "DATETIME_FORMAT")
-    return gettext("until %(when)s") % {"when": until}
-
-
-class MuteQuerySet(models.QuerySet):
-    def active(self, now=None):
-        return self.filter(lifted_at__isnull=True, until__gt=now or timezone.now())
-
-
-class Mute(models.Model):
+class Mute(Sanction):
     """A player (member or guest) may not write in any table chat until `until`."""
 
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="chat_mutes",
@@ -156,11 +129,6 @@ class Mute(models.Model):
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
                                    related_name="+", verbose_name=_("muted by"))
     created_at = models.DateTimeField(_("muted at"), default=timezone.now)
-    lifted_at = models.DateTimeField(_("lifted at"), null=True, blank=True)
-    lifted_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                                  related_name="+", verbose_name=_("lifted by"))
-
-    objects = MuteQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("chat mute")
@@ -171,16 +139,7 @@ class Mute(models.Model):
         default_permissions = ("view",)
 
     def __str__(self):
-        return f"{self.player}: {mute_period(self)}"
-
-    @property
-    def is_active(self):
-        return self.lifted_at is None and self.until > timezone.now()
-
-
-def mute_period(mute):
-    """"until 12 May 2026, 14:00", in the active language and the site's time zone."""
-    return gettext("until %(when)s") % {"when": date_format(timezone.localtime(mute.until), "DATETIME_FORMAT")}
+        return f"{self.player}: {self.period()}"
 
 
 class Guest(Player):

@@ -26,7 +26,7 @@ from joker_site.refusals import Refusal
 
 from . import audit
 from .bans import active_ban
-from .models import AuditAction, Ban, ban_period
+from .models import AuditAction, Ban
 
 # What the players read in their coin history next to a refund. The staff
 # member's reason stays in the audit log: it may say things meant for staff only.
@@ -133,7 +133,7 @@ def ban_user(user_id, duration, reason, actor):
         existing = active_ban(user)
         if existing is not None:
             raise ModerationError(message=_("%(user)s is already banned %(period)s: lift that ban first.")
-                                          % {"user": user.get_username(), "period": ban_period(existing)})
+                                          % {"user": user.get_username(), "period": existing.period()})
         until = timezone.now() + duration if duration is not None else None
         ban = Ban.objects.create(user=user, until=until, reason=reason, created_by=actor)
         details = {"ban_id": ban.pk, "until": until.isoformat() if until else None,

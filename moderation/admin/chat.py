@@ -16,7 +16,7 @@ from coins.admin import ReadOnlyAdmin
 
 from .. import chat as chat_actions
 from ..forms import ReasonForm
-from ..models import Mute, about, mute_period
+from ..models import Mute, about
 from .base import StaffAction, StaffActionsMixin, admin_url_for
 
 
@@ -252,7 +252,7 @@ class MuteAdmin(StaffActionsMixin, ReadOnlyAdmin):
 
     @admin.display(description=_("until"))
     def period(self, mute):
-        return mute_period(mute) if mute.is_active else gettext("ended")
+        return mute.period() if mute.is_active else gettext("ended")
 
     def audit_condition(self, mute):
         return about(mute.player)

@@ -14,7 +14,7 @@ from coins.admin import ReadOnlyAdmin
 from coins.models import Account
 
 from ..bans import active_ban
-from ..models import Ban, Guest, Wallet, about, ban_period
+from ..models import Ban, Guest, Wallet, about
 from .actions import ADJUST_WALLET, BAN_USER, LIFT_BAN
 from .base import StaffActionsMixin, admin_url_for
 from .chat import LIFT_MUTE, MUTE_PLAYER
@@ -64,7 +64,7 @@ class UserAdmin(StaffActionsMixin, BaseUserAdmin):
     def ban_status(self, user):
         bans = getattr(user, "active_bans", None)
         ban = max(bans, key=lambda b: (b.until is None, b.until)) if bans else active_ban(user)
-        return gettext("banned %(period)s") % {"period": ban_period(ban)} if ban else "—"
+        return gettext("banned %(period)s") % {"period": ban.period()} if ban else "—"
 
     @admin.display(description=_("wallet"))
     def wallet_link(self, user):

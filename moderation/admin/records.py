@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from coins.admin import ReadOnlyAdmin
 from coins.models import Account
 
-from ..models import AuditEntry, Ban, Wallet, about, ban_period
+from ..models import AuditEntry, Ban, Wallet, about
 from .actions import LIFT_BAN_FROM_BAN
 from .base import StaffActionsMixin, admin_url_for
 
@@ -83,7 +83,7 @@ class BanAdmin(StaffActionsMixin, ReadOnlyAdmin):
 
     @admin.display(description=_("how long"))
     def period(self, ban):
-        return ban_period(ban)
+        return ban.period()
 
     @admin.display(description=_("in force"), boolean=True)
     def in_force(self, ban):
