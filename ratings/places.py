@@ -1,14 +1,14 @@
 """Final places per seat: what a rating update and the per-match figures take as input.
 
 The site's one answer to "who came where" is `games/services/results.py`
-(`places_by_rules`: rules 3.6, a player who leaves a classic match counts as
+(`games/engine/outcome.py`: rules 3.6, a player who leaves a classic match counts as
 last, whatever the bot that played on scored; in Japanese the leaver has lost);
 `final_places` hands it the totals and the seats that were left.
 """
 
 from dataclasses import dataclass
 
-from games.services.results import places_by_rules
+from games.engine.outcome import decide
 
 
 @dataclass(frozen=True)
@@ -28,4 +28,4 @@ class SeatPlaces:
 def final_places(variant: str, state, seats) -> SeatPlaces:
     """Places of a finished match from its engine state and its Seat rows."""
     left = {seat.index for seat in seats if seat.left_at is not None}
-    return SeatPlaces(tuple(places_by_rules(variant, list(state.totals), state.winners(), left)))
+    return SeatPlaces(decide(variant, list(state.totals), state.winners(), left).places)

@@ -7,12 +7,13 @@ import pytest
 from django.test import override_settings
 
 from coins import services as coins
+from games.engine.outcome import decide
 from games.models import Match, MatchStatus, Seat, Variant
 from games.replay_views import replay_context
 from games.services import tables as table_service
 from games.services.matches import load_state, perform, resign
 from games.services.presenter import seat_view
-from games.services.results import places_by_rules, standings
+from games.services.results import standings
 from games.services.tables import TableSettings
 from games.stats import player_stats
 from tests.coins_helpers import assert_ledger_sound, set_balance
@@ -22,21 +23,21 @@ STAKE = 25
 
 
 def test_classic_places_follow_the_totals_and_equal_totals_share_a_place():
-    assert places_by_rules(Variant.CLASSIC, [90, 90, 40, 10], [], frozenset()) == [1, 1, 3, 4]
-    assert places_by_rules(Variant.CLASSIC, [10, 40, 40, 90], [], frozenset()) == [4, 2, 2, 1]
+    assert list(decide(Variant.CLASSIC, [90, 90, 40, 10], [], frozenset()).places) == [1, 1, 3, 4]
+    assert list(decide(Variant.CLASSIC, [10, 40, 40, 90], [], frozenset()).places) == [4, 2, 2, 1]
 
 
 def test_a_classic_leaver_is_last_whatever_the_bot_scored_for_the_seat():
-    assert places_by_rules(Variant.CLASSIC, [90, 300, 40, 10], [], frozenset({1})) == [1, 4, 2, 3]
+    assert list(decide(Variant.CLASSIC, [90, 300, 40, 10], [], frozenset({1})).places) == [1, 4, 2, 3]
 
 
 def test_classic_leavers_share_the_last_place_after_every_seat_still_held():
-    assert places_by_rules(Variant.CLASSIC, [500, 90, 400, 10], [], frozenset({0, 2})) == [3, 1, 3, 2]
+    assert list(decide(Variant.CLASSIC, [500, 90, 400, 10], [], frozenset({0, 2})).places) == [3, 1, 3, 2]
 
 
 def test_japanese_places_are_the_winner_first_and_the_other_second():
-    assert places_by_rules(Variant.JAPANESE, [3, 11], [1], frozenset()) == [2, 1]
-    assert places_by_rules(Variant.JAPANESE, [9, 2], [1], frozenset({0})) == [2, 1]  # seat 0 resigned
+    assert list(decide(Variant.JAPANESE, [3, 11], [1], frozenset()).places) == [2, 1]
+    assert list(decide(Variant.JAPANESE, [9, 2], [1], frozenset({0})).places) == [2, 1]  # seat 0 resigned
 
 
 def _losing_move(state, seat):

@@ -14,6 +14,7 @@ from .errors import (
     RecordError,
 )
 from .japanese import JapaneseOptions, JapaneseState
+from .outcome import Outcome
 from .randomplay import play_random, random_deal
 from .record import (
     FORMAT,
@@ -45,6 +46,7 @@ __all__ = [
     "InvalidOptions",
     "JapaneseOptions",
     "JapaneseState",
+    "Outcome",
     "Phase",
     "Play",
     "RecordError",

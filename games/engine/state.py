@@ -40,6 +40,7 @@ from .common import (
     trump_from_public,
 )
 from .errors import IllegalAction, InvalidDeal, InvalidOptions
+from .outcome import decide
 
 
 class GameOptions:
@@ -221,6 +222,13 @@ class GameState(ABC):
 
     def is_over(self) -> bool:
         return self.phase is P_OVER
+
+    def outcome(self, left=frozenset()):
+        """Every seat's place and the winners (games/engine/outcome.py), `left`: the seats whose
+        player left the game; None while the game runs or when it was aborted."""
+        if self.phase is not P_OVER or (self._end or {}).get("reason") == "abort":
+            return None
+        return decide(self.variant, list(self.totals), self.winners(), left)
 
     def scores(self) -> dict:
         """The scores part of a replay verdict (record-format.md)."""

@@ -1,20 +1,15 @@
 """Who won a match, and every seat's place: the one decision that the payout, the
 stats, the end screen, the replay and the stored match (`Match.winners`) all read.
 
-The rules (docs/rules.md 2.9 and 3.6):
-- Classic: the highest total is first; equal totals share a place (totals 90, 90,
-  40, 10 give places 1, 1, 3, 4). A player who left — resigned, ran out of clock
-  three times, or did not come back within the grace time — counts as last,
-  whatever the bot that played their seat on scored: every leaver shares the last
-  place, after every seat still held (by its player or by a practice bot).
-- Japanese: the winner (who reached the target, or whose opponent resigned or
-  forfeited) is first, the other player second.
-- A match still running or aborted has no places and no winners.
+The rules (docs/rules.md 2.9 and 3.6) are the engine's (`state.outcome(left)`,
+games/engine/outcome.py): a classic leaver is last whatever the bot scored for the
+seat, a Japanese leaver loses. The site adds who left (the seats' `left_at`; a
+practice bot's seat never left) and that an aborted match has no places and no winners.
 """
 
 from dataclasses import dataclass
 
-from ..models import MatchStatus, Seat, Variant
+from ..models import MatchStatus, Seat
 
 
 @dataclass(frozen=True)
@@ -30,28 +25,13 @@ class Standings:
 NO_RESULT = Standings(places=None, winners=[], left=frozenset())
 
 
-def places_by_rules(variant: str, totals: list[int], japanese_winner: list[int], left) -> list[int]:
-    """The places of a finished, not aborted match (the rules of this module's docstring)."""
-    if variant == Variant.JAPANESE:
-        return [1 if seat in japanese_winner else 2 for seat in range(len(totals))]
-    held = [seat for seat in range(len(totals)) if seat not in left]
-    places = []
-    for seat, total in enumerate(totals):
-        if seat in left:
-            places.append(1 + len(held))
-        else:
-            places.append(1 + sum(1 for other in held if totals[other] > total))
-    return places
-
-
 def standings(match, state, seats=None) -> Standings:
     """The places and winners of `match` at the position `state` (`seats`: the table's
     seats when the caller holds them, read after any player left; else they are read)."""
     if not state.is_over() or match.status == MatchStatus.ABORTED or (state.end or {}).get("reason") == "abort":
         return NO_RESULT
-    left = frozenset(_leavers(match, seats))
-    places = places_by_rules(match.table.variant, list(state.totals), state.winners(), left)
-    return Standings(places=places, winners=[seat for seat, place in enumerate(places) if place == 1], left=left)
+    outcome = state.outcome(_leavers(match, seats))  # the engine decides (games/engine/outcome.py)
+    return Standings(places=list(outcome.places), winners=list(outcome.winners), left=outcome.left)
 
 
 def _leavers(match, seats):
