@@ -364,6 +364,10 @@ PUSH_YOUR_MOVE_SECONDS = 30
 
 # --- Game settings --------------------------------------------------------------
 DISCONNECT_GRACE_SECONDS = env_int("DISCONNECT_GRACE_SECONDS", 60)
+# A player whose grace ran out is charged with walking out only this long after it: if every
+# other person at the table left no later than this after them, the match is aborted instead
+# and nobody is charged (games/services/matches.py everyone_gone, docs/conduct.md).
+EVERYONE_GONE_WINDOW_SECONDS = env_int("EVERYONE_GONE_WINDOW_SECONDS", 5, minimum=0)
 # The match page shows other seats' cards (bots, the server's moves) at a person's pace:
 # this many seconds per card that arrived in one update, and a finished trick stays on
 # the table at least a second. 0 shows every update at once (the tests, the load test).
