@@ -36,7 +36,7 @@ from joker_site.refusals import Refusal
 
 from ..models import Match, MatchAction, MatchStatus, Seat, Table, TableStatus, Variant
 from . import broadcast, clocks, match_log
-from .results import standings
+from .results import TIMEOUTS_BEFORE_GONE, standings
 
 log = logging.getLogger(__name__)
 
@@ -179,9 +179,6 @@ def start_match(table: Table, seated_together: bool = False) -> Match:
     events.announce(events.MatchStarted(match.pk, table.pk, with_bots=table.fill_with_bots,
                                         seated_together=seated_together), match=match)
     return match
-
-
-TIMEOUTS_BEFORE_GONE = 3  # clock expiries in a row after which a player counts as gone
 
 
 def seats_with_players():
