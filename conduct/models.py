@@ -17,7 +17,8 @@ from accounts.sanctions import Sanction
 
 
 class WalkOutKind(models.TextChoices):
-    RESIGNED = "resigned", _("Left the match")
+    # Written before resigning stopped being a walk-out (docs/conduct.md): kept, never counted.
+    RESIGNED = "resigned", _("Resigned (not counted)")
     DISCONNECTED = "disconnected", _("Did not come back after a disconnect")
     TIMEOUTS = "timeouts", _("Let the clock move three times in a row")
 

@@ -23,7 +23,6 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext, ngettext
 
-from accounts import access
 from accounts.models import Player
 from games.models import Seat
 from joker_site.refusals import Refusal
@@ -61,7 +60,7 @@ class Paused(Refusal):
 def paused_sentence(until) -> str:
     # The time last, in 24-hour digits, as a ban is told (moderation/bans.py).
     until = timezone.localtime(until)
-    return gettext("You left rated matches too often, so rated play and quick play are paused for you "
+    return gettext("You walked out of rated matches too often, so rated play and quick play are paused for you "
                    "until %(date)s, %(time)s. Casual tables are open to you.") % {
         "date": date_format(until, "DATE_FORMAT"), "time": date_format(until, "H:i")}
 
@@ -69,13 +68,13 @@ def paused_sentence(until) -> str:
 # --- A walk-out ----------------------------------------------------------------------------------
 
 def kind_of(reason: str, seat) -> str | None:
-    """How the player left: `reason` is `_player_gone`'s ("resign" or "forfeit"); a forfeit
-    after the clock moved for the seat TIMEOUTS_BEFORE_GONE times running is the clock's,
-    any other forfeit is a disconnect whose grace time ran out."""
+    """How the player left: `reason` is `_player_gone`'s ("resign" or "forfeit"). A resignation
+    (Japanese "Resign", classic "Leave the table") is no walk-out: the player ended their part
+    openly and the match went on or ended at once. A forfeit after the clock moved for the seat
+    TIMEOUTS_BEFORE_GONE times running is the clock's, any other forfeit is a disconnect whose
+    grace time ran out."""
     from games.services.matches import TIMEOUTS_BEFORE_GONE
 
-    if reason == "resign":
-        return WalkOutKind.RESIGNED
     if reason == "forfeit":
         return WalkOutKind.TIMEOUTS if seat.timeouts_in_row >= TIMEOUTS_BEFORE_GONE else WalkOutKind.DISCONNECTED
     return None
@@ -84,8 +83,8 @@ def kind_of(reason: str, seat) -> str | None:
 def walked_out(match, seat, reason: str, now=None) -> WalkOut | None:
     """Record that the player of `seat` walked out of the running `match` (the caller holds
     the match's lock, inside its transaction). Only rated matches count, only once per
-    player and match, and a player the staff just banned (the ban resigns their matches)
-    is not counted again. Returns the new walk-out, or None when nothing was counted."""
+    player and match, and a resignation never (a ban resigns the member's matches: not
+    counted either). Returns the new walk-out, or None when nothing was counted."""
     kind = kind_of(reason, seat)
     if kind is None or seat.player_id is None:
         return None
@@ -94,8 +93,6 @@ def walked_out(match, seat, reason: str, now=None) -> WalkOut | None:
         return None
     # The player's row serialises their walk-outs from two matches at once: each counts the other.
     player = Player.objects.select_for_update(of=("self",)).select_related("user").get(pk=seat.player_id)
-    if kind == WalkOutKind.RESIGNED and _banned(player):
-        return None
     if WalkOut.objects.filter(player=player, match_id=match.pk).exists():
         return None
     now = now or timezone.now()
@@ -110,12 +107,14 @@ def walked_out(match, seat, reason: str, now=None) -> WalkOut | None:
     return walk_out
 
 
-def _banned(player) -> bool:
-    return access.play_refusal(player) is not None  # a ban (moderation's check, accounts/access.py)
+def _counted(player):
+    """The player's walk-outs that count: not forgiven by staff, and not a resignation (rows of
+    kind `resigned` were written before resigning stopped being a walk-out)."""
+    return WalkOut.objects.filter(player=player, forgiven=False).exclude(kind=WalkOutKind.RESIGNED)
 
 
 def _counted_since(player, since) -> int:
-    return WalkOut.objects.filter(player=player, created_at__gt=since, forgiven=False).count()
+    return _counted(player).filter(created_at__gt=since).count()
 
 
 # --- Pauses --------------------------------------------------------------------------------------
@@ -209,5 +208,5 @@ def reliability(player) -> Reliability:
         return Reliability(0, 0)
     latest = list(RatingChange.objects.filter(player=player).order_by("-created_at", "-id")
                   .values_list("match_id", flat=True)[:RELIABILITY_MATCHES])
-    walked = WalkOut.objects.filter(player=player, match_id__in=latest, forgiven=False).count() if latest else 0
+    walked = _counted(player).filter(match_id__in=latest).count() if latest else 0
     return Reliability(len(latest), walked)

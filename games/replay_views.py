@@ -31,8 +31,9 @@ from accounts.models import Player
 from accounts.players import player_for_request
 
 from . import fairness
-from .models import Match, MatchStatus, Seat, Table, Variant, Visibility
+from .models import Match, MatchStatus, Seat, Table, Visibility
 from .replay import deal_starts, position_at, step_places
+from .services.results import how_left
 from .services.score_sheet import score_sheet
 from .services.tables import can_see
 from .templatetags.cards import seat_name
@@ -249,8 +250,8 @@ def history_rows(matches) -> list[dict]:
             result = "playing"
         elif match.status == MatchStatus.ABORTED:
             result = "aborted"
-        elif match.my_left is not None and match.table.variant == Variant.CLASSIC:
-            result = "left"  # a bot played the seat on (a Japanese player who leaves has simply lost)
+        elif match.my_left is not None:  # resigned or walked out: said as such (results.how_left)
+            result = how_left(next(s for s in seats if s.index == match.my_seat))
         else:
             result = "won" if match.my_seat in (match.winners or []) else "lost"
         rows.append({

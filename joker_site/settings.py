@@ -364,6 +364,10 @@ PUSH_YOUR_MOVE_SECONDS = 30
 
 # --- Game settings --------------------------------------------------------------
 DISCONNECT_GRACE_SECONDS = env_int("DISCONNECT_GRACE_SECONDS", 60)
+# A player whose grace ran out is charged with walking out only this long after it: if every
+# other person at the table left no later than this after them, the match is aborted instead
+# and nobody is charged (games/services/matches.py everyone_gone, docs/conduct.md).
+EVERYONE_GONE_WINDOW_SECONDS = env_int("EVERYONE_GONE_WINDOW_SECONDS", 5, minimum=0)
 # The match page shows other seats' cards (bots, the server's moves) at a person's pace:
 # this many seconds per card that arrived in one update, and a finished trick stays on
 # the table at least a second. 0 shows every update at once (the tests, the load test).
@@ -400,11 +404,13 @@ CHAT_MINUTE_MESSAGES = env_int("CHAT_MINUTE_MESSAGES", 12, minimum=1)
 # does its work). The slower sweep releases seats of dead web processes and closes unfilled tables.
 CLOCK_TICK_SECONDS = env_seconds("CLOCK_TICK_SECONDS", 1.0)
 # Quick play (quickplay/, docs/quickplay.md): an opponent's shown rating may differ by the start
-# range, widened by so many points a second waited; a classic player who asked for bots gets
-# them after this long; the pairing also runs this often when nobody new arrives.
+# range, widened by so many points a second waited; with nobody found, a game with bots is
+# offered (one tap) after the offer's wait and taken by itself after the bots' wait, unless the
+# player chose people only; the pairing also runs this often when nobody new arrives.
 QUICKPLAY_RANGE_START = env_int("QUICKPLAY_RANGE_START", 100)
 QUICKPLAY_RANGE_PER_SECOND = env_seconds("QUICKPLAY_RANGE_PER_SECOND", 10.0, minimum=0)
-QUICKPLAY_BOTS_AFTER_SECONDS = env_int("QUICKPLAY_BOTS_AFTER_SECONDS", 30, minimum=1)
+QUICKPLAY_BOT_OFFER_SECONDS = env_int("QUICKPLAY_BOT_OFFER_SECONDS", 20, minimum=0)
+QUICKPLAY_BOTS_AFTER_SECONDS = env_int("QUICKPLAY_BOTS_AFTER_SECONDS", 50, minimum=1)
 # A waiting player whose page (or program) nobody has seen for this long left: out of the queue.
 QUICKPLAY_ABSENT_SECONDS = env_int("QUICKPLAY_ABSENT_SECONDS", 30, minimum=15)
 QUICKPLAY_CLOCK_SECONDS = 30  # the move clock of a quick table (one of games/options.py CLOCK_SECONDS)

@@ -29,7 +29,9 @@ class QueueEntry(models.Model):
     stake = models.PositiveIntegerField(default=0)
     # Members' queues are rated; guests wait in a queue of their own, free and casual.
     rated = models.BooleanField(default=True)
-    # Classic only: after settings.QUICKPLAY_BOTS_AFTER_SECONDS, bots take the chairs nobody took.
+    # A game with bots is welcome (unless the player chose people only): offered after
+    # settings.QUICKPLAY_BOT_OFFER_SECONDS, taken by itself after QUICKPLAY_BOTS_AFTER_SECONDS;
+    # bots take the chairs nobody took, at a free casual table.
     bots = models.BooleanField(default=False)
     # The player's shown rating in the variant when they joined (ratings move only when a match
     # ends, and a player at a table cannot queue).
@@ -50,8 +52,6 @@ class QueueEntry(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["player"], condition=Q(status="waiting"), name="quickplay_wait_once"),
             models.CheckConstraint(condition=Q(stake__in=(0,) + options.STAKES), name="quickplay_stake_allowed"),
-            models.CheckConstraint(condition=Q(bots=False) | Q(variant=Variant.CLASSIC, stake=0),
-                                   name="quickplay_bots_classic_free"),
         ]
         indexes = [models.Index(fields=["status", "variant", "stake", "rated"])]
 

@@ -104,13 +104,9 @@ def is_at_a_table(player) -> bool:
                                table__status__in=(TableStatus.OPEN, TableStatus.PLAYING)).exists()
 
 
-def _check_bots(variant, stake, bots) -> None:
+def _check_bots(bots) -> None:
     if not isinstance(bots, bool):
         raise QuickPlayError("bad_message", _("Say yes or no to bots."))
-    if bots and variant != Variant.CLASSIC:
-        raise QuickPlayError("bots_classic_only", _("Bots can fill only a classic table."))
-    if bots and stake:
-        raise QuickPlayError("bots_free_only", _("Practice tables with bots are free: choose no stake."))
 
 
 # --- Joining and leaving ---------------------------------------------------------------------
@@ -122,9 +118,13 @@ def waiting_entry(player) -> QueueEntry | None:
 def join(player, variant, stake, bots=False) -> QueueEntry:
     """Put the player in the queue, then pair at once if someone near is waiting.
 
-    Returns the player's entry as it is after that pairing (`paired`, with its table, when
-    it was). Asking again while waiting (a double click, a second tab) is refused."""
-    _check_bots(variant, stake, bots)
+    `bots`: a game with bots is welcome when no person comes (offered after
+    QUICKPLAY_BOT_OFFER_SECONDS, taken by itself after QUICKPLAY_BOTS_AFTER_SECONDS; the home
+    page's buttons ask for it unless the player ticked "people only", a program asks for it
+    explicitly); False waits for people only. Returns the player's entry as it is after that pairing (`paired`,
+    with its table, when it was). Asking again while waiting (a double click, a second tab)
+    is refused."""
+    _check_bots(bots)
     if waiting_entry(player) is not None:
         raise _already_waiting()
     may_queue(player, variant, stake)
@@ -138,6 +138,36 @@ def join(player, variant, stake, bots=False) -> QueueEntry:
         raise _already_waiting() from None
     pair_queue(Queue.of(entry))
     entry.refresh_from_db()
+    return entry
+
+
+def bots_now(player) -> QueueEntry:
+    """The waiting player takes the game with bots now (the offer's one tap): seated at once with
+    bots, and with whoever else of the queue near their rating also welcomes bots. Refused when
+    they are not waiting (`already_paired` names the table when the pairing just seated them) or
+    chose people only. Returns the entry as it is after (paired, with its table)."""
+    entry = waiting_entry(player)
+    if entry is None:
+        raise _not_waiting(player)
+    if not entry.bots:
+        raise QuickPlayError("people_only", _("You chose to wait for people only."))
+    pair_queue(Queue.of(entry), bots_for=entry.pk)
+    entry.refresh_from_db()
+    if entry.status == EntryStatus.WAITING:  # the pairing refused the seat and kept them: say so
+        raise QuickPlayError("not_seated", _("The table with bots could not be made. Try again."))
+    return entry
+
+
+def people_only(player) -> QueueEntry:
+    """The waiting player declines bots: they wait for people only, and nothing comes by itself."""
+    with transaction.atomic():
+        entry = QueueEntry.objects.select_for_update().filter(player=player, status=EntryStatus.WAITING).first()
+        if entry is None:
+            raise _not_waiting(player)
+        if entry.bots:
+            entry.bots = False
+            entry.save(update_fields=["bots"])
+            transaction.on_commit(lambda: _queue_changed(Queue.of(entry)))
     return entry
 
 
@@ -243,12 +273,13 @@ def pair_all(now: datetime | None = None) -> int:
     return sum(len(pair_queue(Queue(*queue), now)) for queue in list(queues))
 
 
-def pair_queue(queue: Queue, now: datetime | None = None) -> list:
+def pair_queue(queue: Queue, now: datetime | None = None, bots_for: int | None = None) -> list:
     """Seat as many groups of this queue's waiting players as can be seated now; the tables made.
 
     Under the lock of every waiting row of the queue. A player who may no longer play (sat
     down elsewhere, was banned, spent the coins for the stake) is taken out of the queue
-    with the reason and told; the others of that group wait on."""
+    with the reason and told; the others of that group wait on. `bots_for`: the entry whose
+    player took the bots' offer, seated with bots now if no table of people can be made."""
     now = now or timezone.now()
     made = []
     with transaction.atomic():
@@ -259,7 +290,7 @@ def pair_queue(queue: Queue, now: datetime | None = None) -> list:
         locked = entries
         entries = _without_players_who_may_not_play(entries, now)
         while True:
-            group, bots = _next_group(entries, queue, now)
+            group, bots = _next_group(entries, queue, now, bots_for)
             if not group:
                 break
             table = _seat_group(group, queue, bots, now)
@@ -300,12 +331,13 @@ def _near(a: QueueEntry, b: QueueEntry, now) -> bool:
     return abs(a.rating - b.rating) <= min(rating_range(a, now), rating_range(b, now))
 
 
-def _next_group(entries, queue: Queue, now) -> tuple[list, bool]:
+def _next_group(entries, queue: Queue, now, bots_for=None) -> tuple[list, bool]:
     """The next players to seat together, and whether bots fill the other chairs.
 
     The longest waiting player goes first, with the nearest ratings that every one of the
-    group accepts. Failing a full table, a classic player who asked for bots and has
-    waited long enough is seated with the other waiting players who asked for them."""
+    group accepts. Failing a full table, a player who welcomes bots and has waited
+    QUICKPLAY_BOTS_AFTER_SECONDS (or took the offer: `bots_for`) is seated with bots, and in
+    classic with the other waiting players near their rating who welcome them too."""
     need = SEATS_BY_VARIANT[queue.variant]
     by_wait = sorted(entries, key=lambda entry: (entry.joined_at, entry.pk))
     for anchor in by_wait:
@@ -316,8 +348,10 @@ def _next_group(entries, queue: Queue, now) -> tuple[list, bool]:
                 if len(group) == need:
                     return group, False
     for anchor in by_wait:
-        if anchor.bots and waited_seconds(anchor, now) >= settings.QUICKPLAY_BOTS_AFTER_SECONDS:
-            others = sorted((entry for entry in by_wait if entry.bots and entry is not anchor),
+        if anchor.bots and (anchor.pk == bots_for
+                            or waited_seconds(anchor, now) >= settings.QUICKPLAY_BOTS_AFTER_SECONDS):
+            others = sorted((entry for entry in by_wait
+                             if entry.bots and entry is not anchor and _near(entry, anchor, now)),
                             key=lambda entry: abs(entry.rating - anchor.rating))
             return [anchor, *others][:need - 1], True
     return [], False
@@ -330,12 +364,14 @@ def _seat_group(group, queue: Queue, bots: bool, now):
     _shuffle(players)  # who sits first (and deals or leads first) is luck, not queue order
     for entry in group:
         try:
-            may_queue(entry.player, entry.variant, entry.stake)
+            may_queue(entry.player, entry.variant, 0 if bots else entry.stake)
         except QuickPlayError as refusal:
             _drop(entry, refusal.code, now)
             return None
-    table_settings = TableSettings(variant=queue.variant, stake=queue.stake, rated=queue.rated and not bots,
-                                   fill_with_bots=bots, clock_seconds=settings.QUICKPLAY_CLOCK_SECONDS)
+    # A table with bots is a practice table: free and casual, whatever the queue's stake.
+    table_settings = TableSettings(variant=queue.variant, stake=0 if bots else queue.stake,
+                                   rated=queue.rated and not bots, fill_with_bots=bots,
+                                   clock_seconds=settings.QUICKPLAY_CLOCK_SECONDS)
     try:
         with transaction.atomic():
             table = table_service.seat_together(players, table_settings)

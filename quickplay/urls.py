@@ -6,4 +6,5 @@ app_name = "quickplay"
 urlpatterns = [
     path("join/", views.join, name="join"),
     path("leave/", views.leave, name="leave"),
+    path("bots/", views.bots, name="bots"),
 ]

@@ -7,6 +7,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.players import player_for_request
@@ -15,7 +16,7 @@ from . import services
 from .models import EntryStatus
 
 
-def section_context(player, *, error="", notice="", stake=0, bots=False) -> dict:
+def section_context(player, *, error="", notice="", stake=0, people_only=False) -> dict:
     """What quickplay/_section.html shows this player now: the buttons, their wait, or their game."""
     now = timezone.now()
     entry = services.waiting_entry(player) if player is not None else None
@@ -27,9 +28,9 @@ def section_context(player, *, error="", notice="", stake=0, bots=False) -> dict
         "quickplay_notice": notice,
         "quickplay_stakes": services.QUICK_STAKES,
         "quickplay_stake": stake if stake in services.QUICK_STAKES else 0,  # a refused tap keeps its choice
-        "quickplay_bots": bots,
+        "quickplay_people_only": people_only,
         "quickplay_member": player is not None and not player.is_guest,
-        "quickplay_bots_after": settings.QUICKPLAY_BOTS_AFTER_SECONDS,
+        "quickplay_bot_offer": settings.QUICKPLAY_BOT_OFFER_SECONDS,
     }
     if entry is not None:
         spread = services.rating_range(entry, now)
@@ -41,10 +42,17 @@ def section_context(player, *, error="", notice="", stake=0, bots=False) -> dict
             quickplay_range_start=settings.QUICKPLAY_RANGE_START,
             quickplay_range_per_second=settings.QUICKPLAY_RANGE_PER_SECOND,
         )
-        bots_in = max(0, settings.QUICKPLAY_BOTS_AFTER_SECONDS - services.waited_seconds(entry, now))
-        context["quickplay_bots_in"] = format_html('<span data-quickplay-countdown="{}" translate="no">{}</span>',
-                                                   bots_in, clock_text(bots_in))
+        waited = services.waited_seconds(entry, now)
+        offer_in = max(0, settings.QUICKPLAY_BOT_OFFER_SECONDS - waited)
+        bots_in = max(0, settings.QUICKPLAY_BOTS_AFTER_SECONDS - waited)
+        context.update(quickplay_offer_in=offer_in, quickplay_offer_in_text=_countdown(offer_in),
+                       quickplay_bots_in=_countdown(bots_in))
     return context
+
+
+def _countdown(seconds: int) -> str:
+    """A time left that quickplay.js counts down between the server's renderings."""
+    return format_html('<span data-quickplay-countdown="{}" translate="no">{}</span>', seconds, clock_text(seconds))
 
 
 def clock_text(seconds: int) -> str:
@@ -80,14 +88,39 @@ def join(request):
         stake = int(request.POST.get("stake") or 0)
     except ValueError:
         stake = -1  # refused by may_queue, with the stakes offered
-    bots = variant == "classic" and request.POST.get("bots") in ("on", "1", "true")
+    people_only = request.POST.get("people_only") in ("on", "1", "true")
     try:
-        entry = services.join(player, variant, stake, bots)
+        entry = services.join(player, variant, stake, bots=not people_only)
     except services.QuickPlayError as refusal:
-        return _answer(request, player, error=refusal.message, stake=stake, bots=bots)
+        return _answer(request, player, error=refusal.message, stake=stake, people_only=people_only)
     if entry.status == EntryStatus.PAIRED:
         return _answer(request, player, go_to=_table_url(entry.table_id))
     return _answer(request, player)
+
+
+@require_POST
+def bots(request):
+    """The offer of a game with bots: `choice` "now" takes it at once, "people" declines it (the
+    player waits for people only, and no bots come by themselves)."""
+    player = player_for_request(request, create=False)
+    choice = request.POST.get("choice", "")
+    if player is None:
+        return _answer(request, player, error=services.not_waiting_sentence())
+    try:
+        if choice == "now":
+            entry = services.bots_now(player)
+        elif choice == "people":
+            services.people_only(player)
+            return _answer(request, player)
+        else:
+            raise services.QuickPlayError("bad_message", _("Choose to play with bots now or to wait for people."))
+    except services.QuickPlayError as refusal:
+        if refusal.code == "already_paired":
+            return _answer(request, player, go_to=_table_url(refusal.params["table"]))
+        return _answer(request, player, error=refusal.message)
+    if entry.status == EntryStatus.PAIRED:
+        return _answer(request, player, go_to=_table_url(entry.table_id))
+    return _answer(request, player, error=services.dropped_sentence(entry.reason))
 
 
 @require_POST

@@ -50,10 +50,24 @@ def player_at(match, seat_index):
     return Seat.objects.select_related("player").get(table_id=match.table_id, index=seat_index).player
 
 
+def walk_out_of(match_id, player):
+    """`player` walks out of a running match: their only page closes and the grace time runs
+    out without them (games/services/matches.py grace_ran_out, a `disconnected` walk-out in a
+    rated match, docs/conduct.md). The other players' pages are not counted as closed."""
+    from games.models import Match, Seat
+    from games.services import presence
+    from games.services.matches import grace_ran_out
+
+    match = Match.objects.get(pk=match_id)
+    seat_id = presence.connected(match.table_id, player)
+    presence.disconnected(seat_id)
+    assert grace_ran_out(seat_id, Seat.objects.get(pk=seat_id).disconnected_at)
+
+
 def resign_and_forgive(match_id, player):
-    """`player` resigns a match to give a test a finished rated match quickly, and the walk-out
-    it counts (conduct/) is forgiven at once: a test that builds a rating history this way
-    is about ratings, not about the pause that a run of resignations would bring."""
+    """`player` resigns a match to give a test a finished rated match quickly, and any walk-out
+    and pause of theirs is forgiven at once (a resignation itself is no walk-out, docs/conduct.md):
+    a test that builds a rating history this way is about ratings, not about pauses."""
     from conduct.models import Pause, WalkOut
     from games.services.matches import resign
 

@@ -120,7 +120,7 @@ def test_japanese_player_not_back_in_time_loses_and_the_opponent_wins():
 
 
 @pytest.mark.django_db
-def test_both_japanese_players_disconnected_first_grace_to_end_decides():
+def test_both_japanese_players_disconnected_together_abort_the_match_whichever_grace_ends_first():
     match, players = _match()
     seats = [presence.connected(match.table_id, p) for p in players]
     for seat_id in seats:
@@ -129,7 +129,8 @@ def test_both_japanese_players_disconnected_first_grace_to_end_decides():
     assert grace_ran_out(seats[0], stamps[0])
     assert not grace_ran_out(seats[1], stamps[1])  # the match is already over
     match = _fresh(match)
-    assert match.end_seat == Seat.objects.get(pk=seats[0]).index
+    assert (match.status, match.end_reason, match.end_seat, match.winners) == (
+        MatchStatus.ABORTED, "everyone_left", None, [])  # tests/test_everyone_left.py
 
 
 @pytest.mark.django_db
@@ -231,6 +232,9 @@ def test_the_tick_ends_a_grace_that_ran_out_once(settings):
     assert tick()["graces"] == 0  # the grace has just begun
     Seat.objects.filter(pk=seat_id).update(
         disconnected_at=timezone.now() - timedelta(seconds=settings.DISCONNECT_GRACE_SECONDS + 1))
+    assert tick()["graces"] == 0  # the grace is over, but not the window after it (docs/conduct.md)
+    Seat.objects.filter(pk=seat_id).update(disconnected_at=timezone.now() - timedelta(
+        seconds=settings.DISCONNECT_GRACE_SECONDS + settings.EVERYONE_GONE_WINDOW_SECONDS + 1))
     assert tick()["graces"] == 1
     assert _fresh(match).status == MatchStatus.FINISHED and _fresh(match).end_reason == "forfeit"
     assert tick() == {"clocks": 0, "graces": 0}

@@ -27,7 +27,7 @@ from games.services.matches import (
 from games.services.tables import TableError, TableSettings
 from moderation import services as moderation
 from moderation.models import AuditAction, AuditEntry
-from tests.factories import make_player
+from tests.factories import make_player, walk_out_of
 from tests.moderation_support import action_url, confirm, moderator_client
 from tests.protocol_clients import (
     ProgramClient,
@@ -71,27 +71,39 @@ def _seat_of(match, player):
 # --- Each kind of walk-out, once ----------------------------------------------------------------
 
 @db
-def test_leaving_a_running_rated_match_is_one_walk_out_and_a_second_leave_adds_nothing():
+def test_resigning_a_rated_match_is_no_walk_out_in_either_variant():
     tamar, levan = make_player("tamar"), make_player("levan")
     match = _match(levan, tamar)
     resign(match.pk, tamar)
-    with pytest.raises(MatchError):
-        resign(match.pk, tamar)  # a double click: the match is over
-    (walk_out,) = _walk_outs(tamar)
-    assert (walk_out.kind, walk_out.match_id, walk_out.step) == (WalkOutKind.RESIGNED, match.pk, 1)
-    assert not Pause.objects.exists()  # the first is a warning
-    assert _walk_outs(levan) == []
+    assert fresh(match).end_reason == "resign"
+    players = [make_player(name) for name in ("ana", "beka", "gio", "dato")]
+    classic = _classic(players)
+    resign(classic.pk, players[2])  # "Leave the table": a bot plays the seat on
+    assert fresh(classic).status == MatchStatus.RUNNING
+    assert not WalkOut.objects.exists() and not Pause.objects.exists()
+    assert conduct.standing(tamar).walk_outs == 0 and conduct.reliability(tamar).walked_out == 0
 
 
 @db
-def test_leaving_a_rated_classic_match_counts_once_while_a_bot_plays_the_seat_on():
+def test_a_resignation_recorded_before_the_rule_changed_no_longer_counts():
+    tamar, levan = make_player("tamar"), make_player("levan")
+    match = _match(levan, tamar)
+    resign(match.pk, tamar)
+    WalkOut.objects.create(player=tamar, match=match, kind=WalkOutKind.RESIGNED, step=1)
+    assert conduct.standing(tamar).walk_outs == 0 and conduct.reliability(tamar).walked_out == 0
+    walk_out_of(_match(levan, tamar).pk, tamar)
+    assert _walk_outs(tamar)[-1].step == 1  # the first that counts: a warning
+
+
+@db
+def test_walking_out_of_a_rated_classic_match_counts_once_while_a_bot_plays_the_seat_on():
     players = [make_player(name) for name in ("ana", "beka", "gio", "dato")]
     match = _classic(players)
-    resign(match.pk, players[2])
+    walk_out_of(match.pk, players[2])
     with pytest.raises(MatchError):
         resign(match.pk, players[2])  # the seat is no longer theirs
     assert fresh(match).status == MatchStatus.RUNNING
-    assert [w.kind for w in _walk_outs(players[2])] == [WalkOutKind.RESIGNED]
+    assert [w.kind for w in _walk_outs(players[2])] == [WalkOutKind.DISCONNECTED]
     assert WalkOut.objects.count() == 1
 
 
@@ -151,10 +163,10 @@ def test_one_or_two_timeouts_are_not_a_walk_out():
 def test_casual_matches_and_practice_tables_count_nothing():
     tamar, levan = make_player("tamar"), make_player("levan")
     casual = _match(levan, tamar, rated=False)
-    resign(casual.pk, tamar)
+    walk_out_of(casual.pk, tamar)
     practice = table_service.create_table(tamar, TableSettings(variant="japanese", fill_with_bots=True))
     assert not practice.rated
-    resign(Match.objects.get(table=practice).pk, tamar)
+    walk_out_of(Match.objects.get(table=practice).pk, tamar)
     assert not WalkOut.objects.exists()
     assert conduct.reliability(tamar).matches == 0
 
@@ -179,7 +191,7 @@ def test_the_pause_climbs_the_ladder_expires_and_the_ladder_forgets_after_the_wi
     steps = []
     for expected_pause in (None, timedelta(minutes=10), timedelta(hours=1), timedelta(days=1), timedelta(days=1)):
         conduct.refuse_if_paused(tamar)  # free to play rated before each walk-out
-        resign(_match(levan, tamar).pk, tamar)
+        walk_out_of(_match(levan, tamar).pk, tamar)
         walk_out = _walk_outs(tamar)[-1]
         steps.append(walk_out.step)
         pause = Pause.objects.filter(walk_out=walk_out).first()
@@ -200,7 +212,7 @@ def test_the_pause_climbs_the_ladder_expires_and_the_ladder_forgets_after_the_wi
     assert conduct.standing(tamar).walk_outs == 5
     _time_passes(tamar, conduct.WINDOW)
     assert conduct.standing(tamar).walk_outs == 0
-    resign(_match(levan, tamar).pk, tamar)
+    walk_out_of(_match(levan, tamar).pk, tamar)
     assert _walk_outs(tamar)[-1].step == 1  # a warning again
     assert conduct.active_pause(tamar) is None
     assert conduct.reliability(tamar).walked_out == 6  # the figure keeps them all
@@ -211,11 +223,11 @@ def test_a_walk_out_while_paused_adds_its_pause_after_the_one_in_force():
     tamar = make_player("tamar")
     # Three rated matches at once, all started before any walk-out.
     running = [_match(make_player(name), tamar) for name in ("levan", "nino", "gio")]
-    resign(running[0].pk, tamar)
-    resign(running[1].pk, tamar)
+    walk_out_of(running[0].pk, tamar)
+    walk_out_of(running[1].pk, tamar)
     ten_minutes = conduct.active_pause(tamar)
     assert ten_minutes.walk_out.step == 2
-    resign(running[2].pk, tamar)
+    walk_out_of(running[2].pk, tamar)
     latest = conduct.active_pause(tamar)
     assert latest.walk_out.step == 3
     assert latest.ends_at - ten_minutes.ends_at == timedelta(hours=1)
@@ -227,7 +239,7 @@ def _paused_player(name="tamar", other="levan"):
     """A player with a ten-minute pause in force (two walk-outs), and their opponent."""
     player, opponent = make_player(name), make_player(other)
     for _ in range(2):
-        resign(_match(opponent, player).pk, player)
+        walk_out_of(_match(opponent, player).pk, player)
     pause = conduct.active_pause(player)
     assert pause is not None
     return player, opponent, pause
@@ -313,7 +325,7 @@ def test_a_player_not_paused_sees_no_notice_and_a_warned_one_sees_the_next_step(
     client = Client()
     client.force_login(tamar.user)
     assert "pause-notice" not in client.get("/en/lobby/").content.decode()
-    resign(_match(levan, tamar).pk, tamar)
+    walk_out_of(_match(levan, tamar).pk, tamar)
     lobby = client.get("/en/lobby/").content.decode()
     assert "pause-notice warned" in lobby and "10 minutes" in lobby
 
@@ -324,7 +336,7 @@ def test_a_player_not_paused_sees_no_notice_and_a_warned_one_sees_the_next_step(
 def _pause_program_player(player):
     opponent = make_player(f"{player.user.username}_opponent")
     for _ in range(2):
-        resign(_match(opponent, player).pk, player)
+        walk_out_of(_match(opponent, player).pk, player)
     return conduct.active_pause(player), table_service.create_table(
         opponent, TableSettings(variant="japanese", rated=True)).pk
 
@@ -412,16 +424,17 @@ def test_people_who_are_not_staff_cannot_lift_a_pause():
 def test_reliability_is_the_share_of_finished_rated_matches_with_its_counts():
     tamar, levan = make_player("tamar"), make_player("levan")
     for leaver in (tamar, levan, levan):
-        resign(_match(levan, tamar).pk, leaver)
+        walk_out_of(_match(levan, tamar).pk, leaver)
         _time_passes(levan, timedelta(hours=2))  # a pause ends before the next match
-    resign(_match(levan, tamar, rated=False).pk, tamar)  # casual: not in the figure
+    walk_out_of(_match(levan, tamar, rated=False).pk, tamar)  # casual: not in the figure
+    resign(_match(levan, tamar).pk, tamar)  # resigned: played to its end, not walked out of
     mine, theirs = conduct.reliability(tamar), conduct.reliability(levan)
-    assert (mine.matches, mine.finished, mine.walked_out, mine.percent) == (3, 2, 1, 66)
-    assert (theirs.matches, theirs.finished, theirs.walked_out, theirs.percent) == (3, 1, 2, 33)
+    assert (mine.matches, mine.finished, mine.walked_out, mine.percent) == (4, 3, 1, 75)
+    assert (theirs.matches, theirs.finished, theirs.walked_out, theirs.percent) == (4, 2, 2, 50)
     assert conduct.reliability(make_player("nino")).percent is None
     page = Client().get("/en/players/tamar/").content.decode()
-    assert re.search(r'class="reliability-percent">66%<', page)
-    assert re.search(r'class="reliability-finished">2<', page) and re.search(r'class="reliability-walked-out">1<', page)
+    assert re.search(r'class="reliability-percent">75%<', page)
+    assert re.search(r'class="reliability-finished">3<', page) and re.search(r'class="reliability-walked-out">1<', page)
     assert "pause-notice" not in page  # another visitor sees the figure, not the warning
 
 
@@ -429,7 +442,7 @@ def test_reliability_is_the_share_of_finished_rated_matches_with_its_counts():
 def test_reliability_counts_only_the_latest_rated_matches(monkeypatch):
     monkeypatch.setattr(conduct, "RELIABILITY_MATCHES", 3)
     tamar, levan = make_player("tamar"), make_player("levan")
-    resign(_match(levan, tamar).pk, tamar)  # the oldest: left out once three more are played
+    walk_out_of(_match(levan, tamar).pk, tamar)  # the oldest: left out once three more are played
     for name in ("nino", "gio", "dato"):
         opponent = make_player(name)
         resign(_match(opponent, tamar).pk, opponent)

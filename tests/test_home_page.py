@@ -56,3 +56,16 @@ def test_one_click_on_the_home_page_starts_a_practice_match_against_bots(client,
     assert table.variant == variant and table.status == TableStatus.PLAYING and table.stake == 0
     assert sum(seat.is_bot for seat in table.seats.all()) == bots
     assert client.get(response["Location"]).status_code == 200
+
+
+def test_the_with_bots_card_starts_the_game_of_as_many_deals_as_it_promises(client):
+    from games.models import Match
+    from games.services.matches import load_state
+
+    page = client.get("/en/").content.decode()
+    card = re.search(r'<article class="play-card">((?:(?!</article>).)*value="classic_bots")', page, re.DOTALL).group(1)
+    promised = int(re.search(r"a short game of (\d+) deals", card).group(1))
+    fields = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">', card))
+    client.post("/en/tables/new/", fields)
+    match = Match.objects.get(table=Table.objects.get())
+    assert load_state(match).deal_count == promised == 12

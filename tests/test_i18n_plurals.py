@@ -56,3 +56,31 @@ def test_a_coin_amount_is_written_in_georgian_with_the_sites_word_for_the_coin()
 
     with translation.override("ka"):
         assert [coin_amount_text(n) for n in (1, 25)] == ["1 ქოინი", "25 ქოინი"]
+
+
+SECONDS_RU = {1: "1 секунду", 2: "2 секунды", 5: "5 секунд", 21: "21 секунду", 22: "22 секунды"}
+
+
+@pytest.mark.parametrize("seconds", sorted(SECONDS_RU))
+@pytest.mark.parametrize("member", [True, False])
+def test_quick_plays_offer_of_bots_says_its_wait_in_the_form_its_number_wants(seconds, member):
+    from quickplay.views import section_context
+
+    with translation.override("ru"):
+        context = {**section_context(None), "quickplay_bot_offer": seconds, "quickplay_member": member}
+        html = render_to_string("quickplay/_panel.html", context)
+    assert f"Если за {SECONDS_RU[seconds]} никто не придёт, мы предложим вам игру с ботами" in html
+    assert ("без рейтинга" in html) is member  # a guest never reads of rated play
+
+
+MATCHES_RU = {1: "из 1 рейтингового матча", 2: "из 2 рейтинговых матчей", 5: "из 5 рейтинговых матчей",
+              21: "из 21 рейтингового матча", 22: "из 22 рейтинговых матчей"}
+
+
+@pytest.mark.parametrize("count", sorted(MATCHES_RU))
+def test_the_walk_out_warning_counts_matches_in_the_form_their_number_wants(count):
+    from conduct.services import Standing
+
+    with translation.override("ru"):
+        html = render_to_string("conduct/_standing.html", {"standing": Standing(None, count, 2), "window_days": 7})
+    assert f"За последние 7 дней вы ушли {MATCHES_RU[count]}." in html

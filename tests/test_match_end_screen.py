@@ -92,5 +92,29 @@ def test_a_japanese_player_who_resigned_is_said_to_have_resigned_not_to_have_lef
     match = fresh(match)
     screen = end_screen(match, players[1])
     assert re.search(r'tamar</span> <small>\(resigned\)</small>', screen), screen
-    assert "(left the table)" not in screen
+    assert "(walked out)" not in screen
     assert "(დანებდა)" in end_screen(match, players[1], "ka")
+
+
+def test_a_japanese_player_whose_grace_ran_out_is_said_to_have_walked_out():
+    from tests.factories import walk_out_of
+
+    match, players = seated_match("japanese", ("tamar", "levan"), target=11)
+    walk_out_of(match.pk, players[0])
+    screen = end_screen(fresh(match), players[1])
+    assert re.search(r'tamar</span> <small>\(walked out\)</small>', screen), screen
+    assert "(resigned)" not in screen
+    assert "(партия брошена)" in end_screen(fresh(match), players[1], "ru")
+
+
+def test_classic_leavers_are_told_apart_resigned_or_walked_out_by_the_one_rule():
+    from games.models import Seat
+    from games.services.matches import resign
+    from games.services.results import RESIGNED, WALKED_OUT, how_left
+    from tests.factories import walk_out_of
+
+    match, players = seated_match("classic", ("tamar", "levan", "nino", "gio"))
+    walk_out_of(match.pk, players[0])  # her page closed, the grace ran out: a bot plays on
+    resign(match.pk, players[1])  # "Leave the table"
+    seats = {seat.player_id: how_left(seat) for seat in Seat.objects.filter(table_id=match.table_id)}
+    assert [seats[player.pk] for player in players] == [WALKED_OUT, RESIGNED, None, None]

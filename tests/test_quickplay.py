@@ -1,6 +1,7 @@
 """Quick play (quickplay/, docs/quickplay.md): the queue pairs near ratings, widens with the
-wait, lets a player leave, holds each stake once (by the seat), refuses clearly, and fills
-a classic table with bots after the wait a player asked for."""
+wait, lets a player leave, holds each stake once (by the seat), refuses clearly, and seats a
+player who welcomes bots with them (one tap on the offer, or by itself after the wait), in
+both variants, at a free casual table."""
 
 from datetime import timedelta
 
@@ -216,8 +217,6 @@ def test_who_may_not_queue_is_told_why_and_nothing_changes():
     assert refusal(tamar, variant="lotto") == "invalid_variant"
     assert refusal(tamar, stake=30) == "invalid_stake"
     assert refusal(tamar, stake="25") == "invalid_stake"
-    assert refusal(tamar, stake=100, variant="classic", bots=True) == "bots_free_only"
-    assert refusal(tamar, bots=True) == "bots_classic_only"
     assert refusal(tamar, bots="yes") == "bad_message"
     set_balance(tamar.user, 20)
     assert refusal(tamar, stake=25) == "insufficient_funds"
@@ -275,6 +274,60 @@ def test_the_bots_wait_is_a_setting():
     waited(entry_of(nino), 5)
     assert services.pair_all() == 1
     assert services.status_of(entry_of(nino))["status"] == "paired"
+
+
+def test_a_japanese_player_alone_is_seated_with_one_bot_after_the_wait():
+    nino = make_player("nino")
+    services.join(nino, "japanese", 0, bots=True)
+    waited(entry_of(nino), 29)
+    assert services.pair_all() == 0
+    waited(entry_of(nino), 30)
+    assert services.pair_all() == 1
+    table = entry_of(nino).table
+    assert table.variant == "japanese" and not table.rated and table.stake == 0
+    assert [seat.is_bot for seat in Seat.objects.filter(table=table).order_by("is_bot")] == [False, True]
+    assert Match.objects.get(table=table).status == MatchStatus.RUNNING
+
+
+def test_a_staked_queue_falls_back_to_a_free_casual_table_with_bots_and_holds_no_coins():
+    nino = make_player("nino")
+    set_balance(nino.user, 100)
+    services.join(nino, "japanese", 50, bots=True)
+    waited(entry_of(nino), 30)
+    assert services.pair_all() == 1
+    table = entry_of(nino).table
+    assert (table.stake, table.rated, table.fill_with_bots) == (0, False, True)
+    assert coins.balance_of(nino.user) == 100
+
+
+def test_taking_the_offer_seats_the_player_with_bots_at_once():
+    nino, gio = make_player("nino"), make_player("gio")
+    services.join(nino, "classic", 0, bots=True)
+    services.join(gio, "classic", 0, bots=True)  # near nino's rating: comes along
+    assert services.pair_all() == 0  # nobody has waited long enough for bots by themselves
+    entry = services.bots_now(nino)
+    assert entry.status == EntryStatus.PAIRED and entry_of(gio).table == entry.table
+    assert Seat.objects.filter(table=entry.table, is_bot=True).count() == 2
+    with pytest.raises(QuickPlayError) as refused:
+        services.bots_now(nino)  # a second tap: the game has started
+    assert refused.value.code == "already_paired" and refused.value.params["table"] == entry.table_id
+
+
+def test_a_player_who_declines_bots_waits_for_people_only_and_cannot_take_them_later():
+    nino = make_player("nino")
+    services.join(nino, "japanese", 0, bots=True)
+    assert services.people_only(nino).bots is False
+    waited(entry_of(nino), 600)
+    assert services.pair_all() == 0 and entry_of(nino).status == EntryStatus.WAITING
+    with pytest.raises(QuickPlayError) as refused:
+        services.bots_now(nino)
+    assert refused.value.code == "people_only" and entry_of(nino).status == EntryStatus.WAITING
+    services.leave(nino)
+    for change in (services.bots_now, services.people_only):
+        with pytest.raises(QuickPlayError) as refused:
+            change(nino)
+        assert refused.value.code == "not_waiting"
+    assert not Table.objects.exists()
 
 
 def test_four_people_who_asked_for_bots_play_each_other_rated():

@@ -8,6 +8,7 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
+from games.models import Table
 from joker_site import heartbeat
 from joker_site.asgi import application
 from quickplay import services
@@ -75,7 +76,6 @@ async def test_protocol_refusals_and_leaving():
         ({"type": "quick_play", "action": "dance"}, "bad_message"),
         ({"type": "quick_play", "action": "join", "variant": "japanese", "bots": "yes"}, "bad_message"),
         ({"type": "quick_play", "action": "join", "variant": "japanese", "stake": 30}, "invalid_stake"),
-        ({"type": "quick_play", "action": "join", "variant": "japanese", "bots": True}, "bots_classic_only"),
         ({"type": "quick_play", "action": "leave"}, "not_waiting"),
     ):
         await client.send(message)
@@ -180,10 +180,10 @@ def test_the_home_page_offers_the_two_buttons_and_the_stakes_then_shows_the_wait
     page = client.get("/en/").content.decode()
     assert 'value="japanese"' in page and 'value="classic"' in page and "Play Japanese" in page
     assert all(f'name="stake" value="{stake}"' in page for stake in (0, 25, 50, 100, 250))
-    refused = client.post("/en/quickplay/join/", {"variant": "classic", "stake": "25", "bots": "on"},
+    refused = client.post("/en/quickplay/join/", {"variant": "classic", "stake": "30", "people_only": "on"},
                           HTTP_HX_REQUEST="true").content.decode()
-    assert "Practice tables with bots are free" in refused
-    assert 'value="25" checked' in refused and 'name="bots" checked' in refused  # the tap keeps its choice
+    assert "Choose a free game or one of the stakes offered." in refused
+    assert 'name="people_only" checked' in refused  # the tap keeps its choice
     answer = client.post("/en/quickplay/join/", {"variant": "japanese", "stake": "25"}, HTTP_HX_REQUEST="true")
     section = answer.content.decode()
     assert answer.status_code == 200 and "Leave the queue" in section and "25 coins" in section
@@ -230,8 +230,43 @@ def test_a_guests_quick_play_panel_says_nothing_of_rated_play(language, rated_wo
     page = client.get(f"/{language}/").content.decode()
     panel = page[page.index('id="quickplay-panel"'):page.index("</section>", page.index('id="quickplay-panel"'))]
     assert not any(word in panel for word in rated_words), panel
-    client.post(f"/{language}/quickplay/join/", {"variant": "classic", "stake": "0", "bots": "on"})
+    client.post(f"/{language}/quickplay/join/", {"variant": "classic", "stake": "0"})  # bots welcome: the offer
     waiting = client.get(f"/{language}/").content.decode()
     panel = waiting[waiting.index('id="quickplay-panel"'):waiting.index("</section>", waiting.index('id="quickplay-panel"'))]
+    assert 'name="choice" value="now"' in panel  # the offer of bots is there (shown once its wait is over)
     assert not any(word in panel for word in rated_words), panel
 
+
+
+@pytest.mark.django_db
+def test_the_offer_of_bots_is_taken_by_one_tap_or_declined_for_people_only(settings):
+    settings.QUICKPLAY_BOT_OFFER_SECONDS = 0  # the offer shows at once
+    nino, gio = make_player("nino"), make_player("gio")
+    clients = {player: Client() for player in (nino, gio)}
+    for player, client in clients.items():
+        client.force_login(player.user)
+    waiting = clients[nino].post("/en/quickplay/join/", {"variant": "japanese", "stake": "0"},
+                                 HTTP_HX_REQUEST="true").content.decode()
+    assert 'class="quickplay-offer" data-quickplay-offer="0">' in waiting  # not hidden: its wait is over
+    assert "Play against a bot" in waiting and "Wait for people only" in waiting
+    assert QueueEntry.objects.get(player=nino).bots is True  # the button asks for bots unless told not to
+
+    refused = clients[nino].post("/en/quickplay/bots/", {"choice": "maybe"}, HTTP_HX_REQUEST="true")
+    assert "Choose to play with bots now or to wait for people." in refused.content.decode()
+    assert not Table.objects.exists()
+    taken = clients[nino].post("/en/quickplay/bots/", {"choice": "now"}, HTTP_HX_REQUEST="true")
+    entry = QueueEntry.objects.get(player=nino)
+    assert taken.status_code == 204 and taken["HX-Redirect"] == f"/en/tables/{entry.table_id}/"
+    assert entry.table.variant == "japanese" and entry.table.seats.filter(is_bot=True).count() == 1
+
+    clients[gio].post("/en/quickplay/join/", {"variant": "classic", "stake": "0", "people_only": "on"})
+    assert QueueEntry.objects.get(player=gio).bots is False
+    panel = clients[gio].get("/en/").content.decode()
+    assert "You are waiting for people only." in panel and 'value="now"' not in panel
+    QueueEntry.objects.filter(player=gio).update(bots=True)
+    declined = clients[gio].post("/en/quickplay/bots/", {"choice": "people"}, HTTP_HX_REQUEST="true")
+    assert "You are waiting for people only." in declined.content.decode()
+    assert QueueEntry.objects.get(player=gio).bots is False
+    late = clients[gio].post("/en/quickplay/bots/", {"choice": "now"}, HTTP_HX_REQUEST="true")
+    assert "You chose to wait for people only." in late.content.decode()
+    assert QueueEntry.objects.get(player=gio).status == EntryStatus.WAITING

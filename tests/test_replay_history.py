@@ -72,7 +72,7 @@ def test_profile_lists_recent_matches_with_replay_and_record_links():
     assert "Recent matches" in page
     assert f'href="/en/tables/{match.table_id}/replay/"' in page
     assert f'href="/en/tables/{match.table_id}/record.json" download' in page
-    assert "Lost" in page and "levan" in page
+    assert "Resigned" in page and "Lost" not in page and "levan" in page  # resigned, said as such
     public = Client().get("/en/players/ana/").content.decode()
     assert f'href="/en/tables/{match.table_id}/replay/"' in public
 
@@ -133,3 +133,18 @@ def test_match_list_reads_in_georgian_and_russian():
     ru = logged_in(ana).get("/ru/matches/").content.decode()
     assert "თქვენი პარტიები" in ka and "მოგება" in ka
     assert "Ваши партии" in ru and "Победа" in ru
+
+
+@pytest.mark.parametrize(("language", "words"), [("en", ("Resigned", "Walked out")), ("ru", ("Матч сдан", "Матч брошен")),
+                                                 ("ka", ("დანებება", "მატჩის მიტოვება"))])
+def test_the_history_tells_a_resigned_match_from_one_walked_out_of(language, words):
+    from tests.factories import walk_out_of
+
+    ana, levan, nino = make_player("ana"), make_player("levan"), make_player("nino")
+    resigned([ana, levan], loser_index=0)
+    table = table_service.create_table(nino, TableSettings(variant="japanese", rated=False))
+    table_service.sit(table.pk, ana)
+    walk_out_of(Match.objects.get(table=table).pk, ana)
+    page = logged_in(ana).get(f"/{language}/matches/").content.decode()
+    cells = re.findall(r'<td role="cell" class="result result-([a-z_]+)">([^<]+)</td>', page)
+    assert cells == [("walked_out", words[1]), ("resigned", words[0])]

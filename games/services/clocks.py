@@ -83,7 +83,11 @@ def spend_bank(match: Match, seat, now: datetime) -> int:
 
 
 def grace_length() -> timedelta:
-    return timedelta(seconds=settings.DISCONNECT_GRACE_SECONDS)
+    """From a seat's last connection closing to the server settling it: the grace, then the
+    EVERYONE_GONE_WINDOW_SECONDS after it, so that a leaving of the others noticed a moment later
+    (another socket closing just after, a dead web process the sweeper finds) is known by then:
+    when every person at the table went at once, nobody walked out (matches.everyone_gone)."""
+    return timedelta(seconds=settings.DISCONNECT_GRACE_SECONDS + settings.EVERYONE_GONE_WINDOW_SECONDS)
 
 
 def grace_deadline(disconnected_at: datetime) -> datetime:
@@ -100,12 +104,12 @@ def due_clocks(now: datetime) -> list[tuple[int, int]]:
 
 
 def lapsed_graces(now: datetime) -> list[tuple[int, datetime]]:
-    """(seat id, disconnected at) of each playing seat whose grace has ended: one query on the
-    `disconnected_at` index (a connected seat has none)."""
+    """(seat id, disconnected at) of each playing seat whose grace (`grace_length`, its window
+    included) has ended: one query on the `disconnected_at` index (a connected seat has none)."""
     gone = Seat.objects.filter(
         disconnected_at__lte=now - grace_length(), connections=0, left_at__isnull=True,
         table__status=TableStatus.PLAYING,
-    ).order_by()
+    ).order_by("disconnected_at")  # whoever went first is settled first
     return list(gone.values_list("pk", "disconnected_at"))
 
 

@@ -36,7 +36,7 @@ from joker_site.refusals import Refusal
 
 from ..models import Match, MatchAction, MatchStatus, Seat, Table, TableStatus, Variant
 from . import broadcast, clocks, match_log, presence
-from .results import standings
+from .results import TIMEOUTS_BEFORE_GONE, standings
 
 log = logging.getLogger(__name__)
 
@@ -179,9 +179,6 @@ def start_match(table: Table, seated_together: bool = False) -> Match:
     events.announce(events.MatchStarted(match.pk, table.pk, with_bots=table.fill_with_bots,
                                         seated_together=seated_together), match=match)
     return match
-
-
-TIMEOUTS_BEFORE_GONE = 3  # clock expiries in a row after which a player counts as gone
 
 
 def seats_with_players():
@@ -630,8 +627,34 @@ def grace_ran_out(seat_id: int, disconnected_at) -> bool:
         if (match.status != MatchStatus.RUNNING or seat.left_at is not None or seat.connections > 0
                 or seat.disconnected_at is None or seat.disconnected_at != disconnected_at):
             return False
-        _player_gone(match, load_state(match), seat, reason="forfeit")
+        state = load_state(match)
+        if everyone_gone(match, seat):
+            state.end_game("abort")
+            _finish(match, state, reason=EVERYONE_LEFT)
+            _save(match, state)
+            return True
+        _player_gone(match, state, seat, reason="forfeit")
         return True
+
+
+EVERYONE_LEFT = "everyone_left"  # Match.end_reason of a match every human left at once (aborted)
+
+
+def everyone_gone(match: Match, seat) -> bool:
+    """Every other person still playing this match went too, at the same time as `seat`'s player
+    (their last connections closed within EVERYONE_GONE_WINDOW_SECONDS of this seat's): then
+    nobody walked out on anybody, and the match is aborted instead of charging whoever's grace
+    ran out first (docs/conduct.md). The grace tick acts only once the window too has passed
+    (clocks.lapsed_graces), so a leaving noticed a moment later is already known here. Under the
+    match's lock; a seat that is the last person at its table (the others left before, bots play
+    their seats) is not "everyone at once"."""
+    window = timedelta(seconds=settings.EVERYONE_GONE_WINDOW_SECONDS)
+    others = [other for other in Seat.objects.select_for_update().filter(table_id=match.table_id)
+              .exclude(pk=seat.pk)
+              if other.player_id is not None and not other.is_bot and other.left_at is None]
+    return bool(others) and all(
+        other.connections == 0 and other.disconnected_at is not None
+        and abs(other.disconnected_at - seat.disconnected_at) <= window for other in others)
 
 
 def resign(match_id: int, player) -> int:
@@ -684,7 +707,8 @@ def _player_gone(match: Match, state, seat, reason: str) -> None:
 
 
 def _finish(match: Match, state, reason: str, seat=None, note: str = "") -> None:
-    match.status = MatchStatus.ABORTED if reason == "abort" else MatchStatus.FINISHED
+    aborted = reason in ("abort", EVERYONE_LEFT)
+    match.status = MatchStatus.ABORTED if aborted else MatchStatus.FINISHED
     match.finished_at = timezone.now()
     match.end_reason = reason
     match.end_seat = seat
@@ -694,7 +718,7 @@ def _finish(match: Match, state, reason: str, seat=None, note: str = "") -> None
     table.closed_at = timezone.now()
     table.save(update_fields=["status", "closed_at"])
     if table.is_coin_table:
-        if reason == "abort":
+        if aborted:
             coins.refund_all(table.escrow_key, note or memos.MATCH_ABORTED, table_id=table.pk, match_id=match.pk)
         else:
             winners = _paid_winners(table, match.winners)

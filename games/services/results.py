@@ -11,6 +11,8 @@ from dataclasses import dataclass
 
 from ..models import MatchStatus, Seat
 
+TIMEOUTS_BEFORE_GONE = 3  # clock expiries in a row after which a player counts as gone (rules.md 3.6)
+
 
 @dataclass(frozen=True)
 class Standings:
@@ -39,3 +41,21 @@ def _leavers(match, seats):
     if seats is None:
         seats = Seat.objects.filter(table_id=match.table_id).only("index", "player_id", "left_at")
     return {seat.index for seat in seats if seat.player_id and seat.left_at is not None}
+
+
+RESIGNED = "resigned"
+WALKED_OUT = "walked_out"
+
+
+def how_left(seat) -> str | None:
+    """How the player of `seat` left its match, in the words every page uses (docs/conduct.md):
+    None while they still hold it; `walked_out` when the server took the seat from them (the
+    grace time ran out with their pages closed, which leaves the seat's `disconnected_at`, or
+    the clock moved for them TIMEOUTS_BEFORE_GONE times running); `resigned` when they ended
+    their part themselves (Resign, Leave the table, or a staff ban resigning it), which they can
+    only do with a page or program at the table, so with no disconnect on the seat."""
+    if seat.left_at is None or not seat.player_id:
+        return None
+    if seat.disconnected_at is not None or seat.timeouts_in_row >= TIMEOUTS_BEFORE_GONE:
+        return WALKED_OUT
+    return RESIGNED

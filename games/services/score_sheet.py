@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from coins.models import Account, Entry
 
+from .results import RESIGNED, WALKED_OUT, how_left
+
 
 def sheet_names(seats: list[dict]) -> list[str]:
     """The sheet's column headings, by seat: the player's name or "Bot 2"…, as at the table."""
@@ -208,12 +210,13 @@ def match_end(sv: dict, table, names: list[str], me: int | None = None) -> dict 
     aborted = (view.get("end") or {}).get("reason") == "abort"
     coins = coins_by_seat(table, _seat_users(table)) if table.stake else {}  # a free table moved no coins
     standings = [] if aborted else final_standings(view, sv["seats"])
-    end = view.get("end") or {}
+    # Resigning is said as such, never as walking out (results.how_left, docs/conduct.md).
+    left_how = {seat.index: how_left(seat) for seat in table.seats.all()} if standings else {}
     for row in standings:
         row["name"] = names[row["index"]]
         row["coins"] = coins.get(row["index"])
-        # Resigning is said as such, never as walking out (the record's end names the seat).
-        row["resigned"] = end.get("reason") == "resign" and end.get("seat") == row["index"]
+        row["resigned"] = left_how.get(row["index"]) == RESIGNED
+        row["walked_out"] = left_how.get(row["index"]) == WALKED_OUT
     return {
         "aborted": aborted,
         "standings": standings,

@@ -1,7 +1,8 @@
 // The home page's quick play panel (quickplay/templates/quickplay/_panel.html). The server
 // sends the panel again whenever something changes (websocket, ws/quickplay/); between
-// those, the seconds waited, the widening range of ratings and the bots' countdown tick
-// here. When the server says the game has started, the page goes to its table.
+// those, the seconds waited, the widening range of ratings and the bots' countdowns tick
+// here, and the offer of a game with bots appears when its wait is over. When the server
+// says the game has started, the page goes to its table.
 (function () {
   "use strict";
 
@@ -29,6 +30,15 @@
     document.querySelectorAll("[data-quickplay-countdown]").forEach(function (element) {
       const initial = Number(element.getAttribute("data-quickplay-countdown"));
       element.textContent = clock(2 * initial - since(element, "data-quickplay-countdown"));
+    });
+    // The offer of a game with bots appears when its wait is over (the server takes the tap).
+    document.querySelectorAll("[data-quickplay-offer]").forEach(function (offer) {
+      const initial = Number(offer.getAttribute("data-quickplay-offer"));
+      if (offer.hidden && 2 * initial - since(offer, "data-quickplay-offer") <= 0) {
+        offer.hidden = false;
+        const before = offer.parentElement.querySelector("[data-quickplay-before-offer]");
+        if (before) before.hidden = true;
+      }
     });
     document.querySelectorAll("[data-quickplay-range]").forEach(function (element) {
       const rating = Number(element.getAttribute("data-quickplay-range"));

@@ -21,14 +21,14 @@ def _history():
     from conduct.services import active_pause
     from games.models import Match
     from games.services import tables as table_service
-    from games.services.matches import resign
     from games.services.tables import TableSettings
+    from tests.factories import walk_out_of
 
     tamar, levan, nino = _player("tamar"), _player("levan"), _player("nino")
     for opponent, leaver in ((levan, levan), (nino, nino), (levan, tamar), (nino, tamar)):
         table = table_service.create_table(opponent, TableSettings(variant="japanese", rated=True))
         table_service.sit(table.pk, tamar)
-        resign(Match.objects.get(table=table).pk, leaver)
+        walk_out_of(Match.objects.get(table=table).pk, leaver)
     pause = active_pause(tamar)
     assert pause is not None
     rated = table_service.create_table(levan, TableSettings(variant="japanese", rated=True))

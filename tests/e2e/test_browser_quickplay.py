@@ -1,6 +1,8 @@
 """Quick play in real browsers: two members tap "Play Japanese" on the home page and both
-land at the started match; a classic player who asked for bots gets them after the wait
-(the wait shortened by its setting); the section on a phone and a laptop, in ka and ru."""
+land at the started match; a player alone is offered a game with bots and reaches a started
+bot match in each variant, by tapping the offer (Japanese, a Georgian phone) or by letting it
+be taken by itself (classic, a Russian laptop), the waits shortened by their settings; the
+section, the wait and the offer on a phone and a laptop, in ka and ru."""
 
 import re
 
@@ -15,13 +17,30 @@ TABLE_URL = re.compile(r"/tables/\d+/$")
 SECTION = "#quickplay"
 
 
-def tap(page, variant, stake=None, bots=False):
+# The offer of bots shows a second after joining, and nothing comes by itself (only a tap takes it).
+OFFER_BY_TAP = {"QUICKPLAY_BOT_OFFER_SECONDS": 1, "QUICKPLAY_BOTS_AFTER_SECONDS": 600}
+OFFER = ".quickplay-offer"
+
+
+def tap(page, variant, stake=None, people_only=False):
     section = page.locator(SECTION)
     if stake is not None:
         section.locator(f".quickplay-chip:has(input[value='{stake}'])").click()
-    if bots:
-        section.locator(".quickplay-bots input").check()
+    if people_only:
+        section.locator(".quickplay-bots input[name=people_only]").check()
     section.locator(f"button[name=variant][value={variant}]").click()
+
+
+def expect_bot_match(page, variant, bots, timeout=10_000):
+    """The page is at a started match of `variant`: casual, free, the player and `bots` bots."""
+    expect(page).to_have_url(TABLE_URL, timeout=timeout)
+    expect(page.locator(MATCH)).to_have_attribute("data-version", re.compile(r"^\d+$"))
+    from games.models import Seat, Table
+
+    table = Table.objects.get(pk=table_of(page))
+    assert (table.variant, table.rated, table.stake, table.status) == (variant, False, 0, "playing")
+    assert Seat.objects.filter(table=table, is_bot=True).count() == bots
+    assert Seat.objects.filter(table=table, is_bot=False).count() == 1
 
 
 def snap_section(page, snap, name):
@@ -61,24 +80,39 @@ def test_two_members_tap_play_japanese_and_both_land_at_the_started_match(new_me
     expect(tamar.locator(SECTION).locator("button[name=variant]")).to_have_count(0)
 
 
-@pytest.mark.site_settings(QUICKPLAY_BOTS_AFTER_SECONDS=3)
-def test_a_classic_player_who_asked_for_bots_gets_them_after_the_wait(new_member, snap, browser_problems):
+@pytest.mark.site_settings(**OFFER_BY_TAP)
+def test_alone_on_a_georgian_phone_japanese_quick_play_offers_a_bot_and_one_tap_starts_the_match(
+        new_member, snap, browser_problems):
     nino = new_member("nino", **PHONE)
     nino.goto("/ka/")
-    tap(nino, "classic", bots=True)
-    expect(nino.locator("[data-quickplay-countdown]")).to_be_visible()
-    snap_section(nino, snap, "waiting-for-bots")
-    expect(nino).to_have_url(TABLE_URL, timeout=15_000)
-    expect(nino.locator(MATCH)).to_have_attribute("data-version", re.compile(r"^\d+$"))
-    snap(nino, "playing-with-bots")
-
-    from games.models import Seat, Table
-
-    table = Table.objects.get(pk=table_of(nino))
-    assert table.variant == "classic" and not table.rated
-    assert Seat.objects.filter(table=table, is_bot=True).count() == 3
+    tap(nino, "japanese")
+    offer = nino.locator(OFFER)
+    expect(offer).to_be_visible()  # nobody came: the offer, in the page's language
+    expect(offer.locator("button[value=now]")).to_have_text("ითამაშეთ ბოტთან")
+    expect(offer).to_contain_text("ჯერ არავინ მოსულა.")
+    assert_nothing_cut_off(nino)
+    snap_section(nino, snap, "the-bot-offered")
+    offer.locator("button[value=now]").tap()
+    expect_bot_match(nino, "japanese", bots=1)
+    snap(nino, "playing-the-bot")
 
 
+@pytest.mark.site_settings(QUICKPLAY_BOT_OFFER_SECONDS=1, QUICKPLAY_BOTS_AFTER_SECONDS=5)
+def test_alone_on_a_russian_laptop_classic_quick_play_starts_with_bots_by_itself(new_member, snap, browser_problems):
+    gio = new_member("gio", locale="ru-RU", **LAPTOP)
+    gio.goto("/ru/")
+    tap(gio, "classic")
+    offer = gio.locator(OFFER)
+    expect(offer).to_be_visible()
+    expect(offer.locator("button[value=now]")).to_have_text("Играть с ботами")
+    expect(offer).to_contain_text("игра с ботами начнётся сама")
+    snap_section(gio, snap, "bots-offered")
+    # Nobody tapped: the periodic pairing seats them once the 5 s are over.
+    expect_bot_match(gio, "classic", bots=3, timeout=20_000)
+    snap(gio, "playing-with-bots")
+
+
+@pytest.mark.site_settings(**OFFER_BY_TAP)
 @pytest.mark.parametrize("language", ["ka", "ru"])
 def test_the_quick_play_section_fits_a_phone_and_a_laptop(new_member, snap, browser_problems, language):
     from django.contrib.auth import get_user_model
@@ -100,13 +134,19 @@ def test_the_quick_play_section_fits_a_phone_and_a_laptop(new_member, snap, brow
         assert_nothing_cut_off(page)
         snap_section(page, snap, f"{size}-refused")
 
-        tap(page, "classic", stake=0, bots=True)
+        tap(page, "classic", stake=0)
         expect(page.locator(".quickplay-status")).to_be_visible()
         expect(page.locator("[data-quickplay-waited]")).to_have_text(re.compile(r"^0:0[1-9]$"))  # ticked
         expect(page.locator("[data-quickplay-range]")).to_have_text(re.compile(r"^\d{3,4}–\d{4}$"))
-        expect(page.locator("[data-quickplay-countdown]")).to_have_text(re.compile(r"^0:[0-2]\d$"))
+        expect(page.locator(f"{OFFER} [data-quickplay-countdown]")).to_have_text(re.compile(r"^9:[0-5]\d$"))
         assert_nothing_cut_off(page)
-        snap_section(page, snap, f"{size}-waiting")
+        snap_section(page, snap, f"{size}-waiting-with-the-offer")
+        page.locator(OFFER).locator("button[value=people]").click()  # no bots: people only
+        expect(page.locator(OFFER)).to_have_count(0)
+        expect(page.locator(".quickplay-panel")).to_contain_text(
+            {"ka": "თქვენ მხოლოდ ადამიანებს ელოდებით.", "ru": "Вы ждёте только людей."}[language])
+        assert_nothing_cut_off(page)
+        snap_section(page, snap, f"{size}-waiting-for-people")
         page.locator(SECTION).get_by_role("button").click()  # leave the queue
         expect(page.locator(f"{SECTION} button[name=variant]")).to_have_count(2)
 
@@ -118,17 +158,17 @@ def test_under_make_run_the_worker_pairs_and_both_pages_move(new_embedded_member
     page through the local channel layer, as a join's pairing in the web process does."""
     tamar, levan = new_embedded_member("tamar"), new_embedded_member("levan", **PHONE)
     tamar.goto("/ka/")
-    tap(tamar, "japanese")
+    tap(tamar, "japanese", people_only=True)  # no bot for her: she waits for levan
     expect(tamar.locator(".quickplay-looking")).to_have_text("1")
     levan.goto("/ru/")
-    tap(levan, "japanese")
+    tap(levan, "japanese", people_only=True)
     for page in (tamar, levan):
         expect(page).to_have_url(TABLE_URL)
     assert table_of(tamar) == table_of(levan)
 
     nino = new_embedded_member("nino")
     nino.goto("/ka/")
-    tap(nino, "classic", bots=True)
+    tap(nino, "classic")  # bots welcome, as the buttons ask unless "people only" is ticked
     expect(nino).to_have_url(TABLE_URL, timeout=15_000)  # made by the worker's periodic pairing
     expect(nino.locator(MATCH)).to_have_attribute("data-version", re.compile(r"^\d+$"))
     snap(nino, "embedded-with-bots")
