@@ -467,7 +467,8 @@ def _announce_turn(match: Match, state) -> None:
     see the match). The seats come from the move's read under the lock (a query only on the
     clock's and the leavers' paths)."""
     to_act = state.to_act
-    if match.status != MatchStatus.RUNNING or to_act is None:
+    # The first position is the start, which MatchStarted (and quick play) tell.
+    if match.status != MatchStatus.RUNNING or to_act is None or match.version <= 1:
         return
     seat = next((seat for seat in match.table.seats.all() if seat.index == to_act), None)
     if seat is None or seat.is_bot or seat.left_at is not None or seat.player is None or seat.player.user_id is None:
