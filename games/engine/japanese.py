@@ -189,12 +189,15 @@ class JapaneseState(GameState):
         self._dealt = hands
         self._dealt_cols = columns
         self.hands = [hand_mask(hands[0]), hand_mask(hands[1])]
-        self._cols = [list(columns[0]), list(columns[1])]
-        self.up = [hand_mask([up for _, up in columns[0]]), hand_mask([up for _, up in columns[1]])]
+        cols0, cols1 = self._cols = [list(columns[0]), list(columns[1])]
         col_of = self._col_of = [-1] * 36  # the column of each face-up card
-        for seat in (0, 1):
-            for c, (_, up) in enumerate(columns[seat]):
-                col_of[up] = c
+        # The face-up cards' masks and columns in one pass (five columns a seat).
+        (_, a), (_, b), (_, c), (_, d), (_, e) = cols0
+        col_of[a], col_of[b], col_of[c], col_of[d], col_of[e] = 0, 1, 2, 3, 4
+        up0 = BIT[a] | BIT[b] | BIT[c] | BIT[d] | BIT[e]
+        (_, a), (_, b), (_, c), (_, d), (_, e) = cols1
+        col_of[a], col_of[b], col_of[c], col_of[d], col_of[e] = 0, 1, 2, 3, 4
+        self.up = [up0, BIT[a] | BIT[b] | BIT[c] | BIT[d] | BIT[e]]
         self._first_done = [False, False]
         self._trump = None
         self._trump_mask = 0
