@@ -3,7 +3,7 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from . import options
-from .models import Variant, Visibility
+from .models import BotLevel, Variant, Visibility
 from .services.tables import TableSettings
 
 
@@ -71,6 +71,11 @@ class _TableForm(forms.Form):
     fill_with_bots = forms.BooleanField(
         label=_("Fill empty seats with bots (practice)"), required=False,
     )
+    # Not required: a form sent without it (an older page, a quick-start button) gets the club bots.
+    bot_level = forms.ChoiceField(
+        label=_("Bots' level"), choices=BotLevel.choices, initial=BotLevel.CLUB, required=False,
+        help_text=_("Beginner bots make a learner's mistakes; club bots play a sound game."),
+    )
     allow_spectators = forms.BooleanField(
         label=_("Others may watch"), required=False, initial=True,
         help_text=_("Watchers see only the cards on the table, never a hand. At a friends-only or "
@@ -113,6 +118,7 @@ class _TableForm(forms.Form):
             bank_seconds=data["bank_seconds"],
             rated=data.get("rated", False),
             fill_with_bots=data.get("fill_with_bots", False),
+            bot_level=data.get("bot_level") or BotLevel.CLUB,
             allow_spectators=data.get("allow_spectators", False),
             **self.variant_settings(data),
         )
@@ -128,7 +134,7 @@ class JapaneseTableForm(_TableForm):
         coerce=int, initial=options.DEFAULT_TARGET,
     )
     field_order = ["target", "stake", "visibility", "password", "clock_seconds", "bank_seconds", "rated",
-                   "fill_with_bots",
+                   "fill_with_bots", "bot_level",
                    "allow_spectators"]
 
     def variant_settings(self, data):
@@ -145,7 +151,7 @@ class ClassicTableForm(_TableForm):
         label=_("End of a pulka"), choices=options.PULKA_BONUS_CHOICES, initial=options.DEFAULT_PULKA_BONUS
     )
     field_order = ["game_type", "khishti", "pulka_bonus", "stake", "visibility", "password", "clock_seconds",
-                   "bank_seconds", "rated", "fill_with_bots",
+                   "bank_seconds", "rated", "fill_with_bots", "bot_level",
                    "allow_spectators"]
 
     def variant_settings(self, data):

@@ -12,7 +12,7 @@ from .services import spectators
 from .services.matches import load_state
 from .services.presenter import card_refusals, finished_trick, seat_of, seat_view
 from .services.score_sheet import deal_summary, match_end, score_sheet, sheet_names
-from .templatetags.cards import seat_name
+from .templatetags.cards import seat_label, seat_name
 
 # Where each seat sits as the page draws it, counted from me (at the bottom) in play order:
 # the next to play sits on my left, then across, then on my right.
@@ -169,7 +169,7 @@ def match_context(sv: dict, me: int | None, refusals: dict | None = None, last_t
             columns.append({"seat": s, "columns": cols, "mine": s == me, "name": seat_name(names[s]),
                             "pos": positions[s]})
     trick_by_seat = {entry["seat"]: entry for entry in view["trick"]}
-    order = [names[i] | {"trick_card": trick_by_seat.get(i), "pos": positions[i], "label": seat_name(names[i])}
+    order = [names[i] | {"trick_card": trick_by_seat.get(i), "pos": positions[i], "label": seat_label(names[i])}
              | _seat_facts(view, i) | _bank_shown(names[i]) | _turn_of(sv, i, me) for i in _relative_order(seat_count, me)]
     my_turn = me is not None and view["to_act"] == me
     return {

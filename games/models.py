@@ -25,6 +25,13 @@ class Visibility(models.TextChoices):
     PASSWORD = "password", _("Password")
 
 
+class BotLevel(models.TextChoices):
+    """The levels of games.engine.bot (LEVELS) a practice table's bots may play at."""
+
+    BEGINNER = "beginner", pgettext_lazy("bot level", "Beginner")
+    CLUB = "club", pgettext_lazy("bot level", "Club")
+
+
 class TableStatus(models.TextChoices):
     OPEN = "open", _("Waiting for players")
     PLAYING = "playing", _("Playing")
@@ -43,6 +50,8 @@ class Table(models.Model):
     pulka_bonus = models.CharField(max_length=16, choices=options.PULKA_BONUS_CHOICES,
                                    default=options.DEFAULT_PULKA_BONUS)
     fill_with_bots = models.BooleanField(default=False)
+    # The level the practice bots play at (a classic leaver's seat and the clock's move are always club).
+    bot_level = models.CharField(max_length=10, choices=BotLevel.choices, default=BotLevel.CLUB)
     # A rated match moves its players' ratings (ratings/); practice and guests' tables are casual.
     rated = models.BooleanField(default=True)
     # Japanese option (ignored for classic tables).

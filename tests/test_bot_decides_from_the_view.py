@@ -15,7 +15,7 @@ import random
 import pytest
 
 from games.engine import ClassicState, JapaneseState, Phase, play_random, state_from_record, to_record
-from games.engine.bot import choose_action, choose_from_view
+from games.engine.bot import LEVELS, choose_action, choose_from_view
 from games.engine.errors import RecordError
 
 
@@ -59,14 +59,15 @@ class SealedJapanese(_Sealed, JapaneseState):
     __slots__ = ()
 
 
+@pytest.mark.parametrize("level", LEVELS)
 @pytest.mark.parametrize("variant", ["classic", "japanese"])
-def test_the_bots_move_from_the_views_json_is_its_move_from_the_state(variant):
+def test_the_bots_move_from_the_views_json_is_its_move_from_the_state(variant, level):
     for k, state in enumerate(_positions(variant, 12, seed=3)):
         seat = state.to_act
         text = json.dumps(state.view(seat))
-        from_view = choose_from_view(text, random.Random(k), effort=0.3)
+        from_view = choose_from_view(text, random.Random(k), effort=0.3, level=level)
         state.__class__ = SealedClassic if variant == "classic" else SealedJapanese
-        assert choose_action(state, seat, random.Random(k), effort=0.3) == from_view
+        assert choose_action(state, seat, random.Random(k), effort=0.3, level=level) == from_view
         assert state.is_legal(from_view)
 
 
@@ -96,8 +97,9 @@ def _same_looking_deal(state, seat):
     return None
 
 
+@pytest.mark.parametrize("level", LEVELS)
 @pytest.mark.parametrize("variant", ["classic", "japanese"])
-def test_two_deals_that_look_the_same_from_the_seat_give_the_same_move_under_the_same_seed(variant):
+def test_two_deals_that_look_the_same_from_the_seat_give_the_same_move_under_the_same_seed(variant, level):
     pairs = 0
     for k, state in enumerate(_positions(variant, 10, seed=11)):
         seat = state.to_act
@@ -106,8 +108,8 @@ def test_two_deals_that_look_the_same_from_the_seat_give_the_same_move_under_the
             continue
         assert other.record_deals() != state.record_deals()
         assert other.view(seat) == state.view(seat)
-        assert choose_action(other, seat, random.Random(k), effort=0.3) == choose_action(
-            state, seat, random.Random(k), effort=0.3
+        assert choose_action(other, seat, random.Random(k), effort=0.3, level=level) == choose_action(
+            state, seat, random.Random(k), effort=0.3, level=level
         )
         pairs += 1
     assert pairs >= 6

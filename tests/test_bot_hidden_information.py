@@ -22,7 +22,7 @@ from games.engine import (
     state_from_record,
     to_record,
 )
-from games.engine.bot import choose_action, observe
+from games.engine.bot import LEVELS, choose_action, observe
 from games.engine.errors import RecordError
 
 
@@ -121,18 +121,19 @@ def _japanese_rebuilt(state, seat, rng):
     return None
 
 
-def _check_same_decision(state, other, seat):
+def _check_same_decision(state, other, seat, level):
     assert other.view(seat) == state.view(seat)
     assert observe(other, seat) == observe(state, seat)
     assert to_record(other) != to_record(state)  # the hidden cards really differ
-    assert choose_action(state, seat, random.Random(99), effort=0.3) == choose_action(
-        other, seat, random.Random(99), effort=0.3
+    assert choose_action(state, seat, random.Random(99), effort=0.3, level=level) == choose_action(
+        other, seat, random.Random(99), effort=0.3, level=level
     )
-    assert choose_action(state, seat, effort=0.3) == choose_action(other, seat, effort=0.3)
+    assert choose_action(state, seat, effort=0.3, level=level) == choose_action(other, seat, effort=0.3, level=level)
 
 
+@pytest.mark.parametrize("level", LEVELS)
 @pytest.mark.parametrize("game_type", ["standard", "full"])
-def test_classic_bot_decides_the_same_whatever_the_cards_it_cannot_see(game_type):
+def test_classic_bot_decides_the_same_whatever_the_cards_it_cannot_see(game_type, level):
     rng = random.Random(7)
     checked = 0
     phases = set()
@@ -145,14 +146,15 @@ def test_classic_bot_decides_the_same_whatever_the_cards_it_cannot_see(game_type
         other = _classic_rebuilt(state, seat, rng)
         if other is None:
             continue
-        _check_same_decision(state, other, seat)
+        _check_same_decision(state, other, seat, level)
         phases.add(state.phase)
         checked += 1
     assert checked >= 30
     assert {Phase.BID, Phase.PLAY} <= phases
 
 
-def test_japanese_bot_decides_the_same_whatever_the_cards_it_cannot_see():
+@pytest.mark.parametrize("level", LEVELS)
+def test_japanese_bot_decides_the_same_whatever_the_cards_it_cannot_see(level):
     rng = random.Random(8)
     checked = 0
     for trial in range(50):
@@ -164,6 +166,6 @@ def test_japanese_bot_decides_the_same_whatever_the_cards_it_cannot_see():
         other = _japanese_rebuilt(state, seat, rng)
         if other is None:
             continue
-        _check_same_decision(state, other, seat)
+        _check_same_decision(state, other, seat, level)
         checked += 1
     assert checked >= 25

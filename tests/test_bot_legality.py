@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 from games.engine import ClassicState, JapaneseState, Phase, deal_from_deck, shuffled_deck
-from games.engine.bot import choose_action
+from games.engine.bot import LEVELS, choose_action
 
 
 def random_move(state, seat, rng):
@@ -19,7 +19,7 @@ def random_move(state, seat, rng):
     return rng.choice([a for a in actions if a.card == card])
 
 
-def walk(state, rng, bot_share, effort, coverage, limit=None):
+def walk(state, rng, bot_share, effort, coverage, limit=None, level="club"):
     """Play the game to its end, asking the bot for a share of the moves; returns positions asked."""
     asked = 0
     while not state.is_over() and (limit is None or asked < limit):
@@ -29,7 +29,7 @@ def walk(state, rng, bot_share, effort, coverage, limit=None):
         seat = state.to_act
         legal = state.legal_actions(seat)
         if rng.random() < bot_share:
-            action = choose_action(state, seat, random.Random(rng.random()), effort=effort)
+            action = choose_action(state, seat, random.Random(rng.random()), effort=effort, level=level)
             assert action in legal, (action, legal)
             coverage[_position_kind(state)] += 1
             asked += 1
@@ -126,3 +126,28 @@ def test_bot_refuses_to_move_for_a_seat_that_is_not_to_act():
     other = (state.to_act + 1) % 4
     with pytest.raises(ValueError):
         choose_action(state, other)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_every_level_moves_legally_in_every_kind_of_deal_and_both_variants(level):
+    rng = random.Random(41)
+    coverage = Counter()
+    state = ClassicState({"game_type": "full", "khishti": "per_card"})
+    walk(state, rng, bot_share=1.0, effort=0.05, coverage=coverage, level=level)
+    assert state.is_over()
+    assert {kind[0] for kind in coverage} == {"normal", "golden", "no_trump", "dark", "misere"}
+    assert any(kind[3] for kind in coverage)  # a dealer faced the forbidden number
+    for target in (11, 21):
+        japanese = JapaneseState({"target": target})
+        walk(japanese, rng, bot_share=1.0, effort=0.05, coverage=coverage, level=level)
+        assert japanese.is_over() and japanese.winners()
+    assert ("japanese", "play", True) in coverage
+
+
+def test_an_unknown_level_is_refused_and_the_state_is_untouched():
+    state = ClassicState()
+    deal_from_deck(state, shuffled_deck(random.Random(1)))
+    before = state.view(state.to_act)
+    with pytest.raises(ValueError, match="unknown bot level"):
+        choose_action(state, state.to_act, level="grandmaster")
+    assert state.view(state.to_act) == before

@@ -16,7 +16,11 @@ def test_bench_reports_every_engine_figure_as_a_positive_number():
     figures.update(bench.bench_replay(rounds=1, records=3))
     assert set(figures) == {
         "classic_games_per_s",
+        "reference_classic_games_per_s",
+        "classic_vs_reference",
         "japanese_deals_per_s",
+        "reference_japanese_deals_per_s",
+        "japanese_vs_reference",
         "replay_standard_records_per_s",
         "replay_1000_standard_records_s",
     }

@@ -61,7 +61,9 @@ def test_practice_bots_are_told_apart_by_their_seats_at_the_table_and_on_the_sco
     page = page_of(Match.objects.get(table=table), person)
     names = re.findall(r'<div class="player-name"><span class="seat-name">(.*?)</div>', page, re.DOTALL)
     # The others around the table in play order (left, across, right), then my own seat at the bottom.
-    assert [re.sub(r"<.*", "", name).strip() for name in names] == ["Bot 2", "Bot 3", "Bot 4", "tamar"]
+    # A bot's level beside its name (the score sheet's narrow columns keep the name alone).
+    assert [re.sub(r"<.*", "", name).strip() for name in names] == [
+        "Bot 2 · Club", "Bot 3 · Club", "Bot 4 · Club", "tamar"]
     sheet_header = re.search(r'<table class="sheet">\s*<thead>(.*?)</thead>', page, re.DOTALL).group(1)
     assert re.findall(r'class="sheet-player[^"]*"><span translate="no">(.*?)</span>', sheet_header) == [
         "tamar", "Bot 2", "Bot 3", "Bot 4"]

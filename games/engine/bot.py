@@ -2,11 +2,15 @@
 
 API::
 
-    choose_action(state, seat, rng=None, effort=1.0)  # -> ChooseTrump | Bid | Play, a legal action
-    choose_from_view(view, rng=None, effort=1.0)      # the same from the seat's view (a dict, or its JSON)
+    choose_action(state, seat, rng=None, effort=1.0, level="club")  # -> ChooseTrump | Bid | Play, a legal action
+    choose_from_view(view, rng=None, effort=1.0, level="club")      # the same from the seat's view (a dict, or its JSON)
     observe(state, seat)          # -> ClassicObservation | JapaneseObservation: all the bot may know
     observe_view(view)            # the same from the view alone
-    decide(observation, rng=None, effort=1.0)         # -> the action, decided from the observation alone
+    decide(observation, rng=None, effort=1.0, level="club")         # -> the action, decided from the observation alone
+
+``level`` is one of LEVELS: ``"beginner"`` (a learner's rules and mistakes,
+bot_beginner.py) or ``"club"`` (the playouts below; the default, and the level
+of a leaver's seat and of the clock's move).
 
 ``rng`` is any ``random.Random``-like object; without one the bot seeds its
 own from public facts of the position, so a position always gets the same
@@ -34,10 +38,14 @@ import json
 import random as _random
 from dataclasses import dataclass, field
 
-from . import bot_classic, bot_japanese
+from . import bot_beginner, bot_classic, bot_japanese
 from .actions import Bid, ChooseTrump, Play
 from .bot_common import choose_trump, suit_index, trump_index
 from .rules import BIT, CARD_INDEX, MODE_OF
+
+BEGINNER = "beginner"
+CLUB = "club"
+LEVELS = (BEGINNER, CLUB)
 
 
 @dataclass
@@ -167,7 +175,7 @@ def observe_view(view: dict):
     )
 
 
-def choose_action(state, seat: int, rng=None, effort: float = 1.0):
+def choose_action(state, seat: int, rng=None, effort: float = 1.0, level: str = CLUB):
     """The bot's move for ``seat``, which must be the seat to act: one of ``state.legal_actions(seat)``.
 
     ``effort`` scales how many playouts a decision may spend (1.0: the full
@@ -175,21 +183,23 @@ def choose_action(state, seat: int, rng=None, effort: float = 1.0):
     """
     if seat != state.to_act:
         raise ValueError(f"seat {seat} has no move now (to act: {state.to_act})")
-    return choose_from_view(state.view(seat), rng, effort)
+    return choose_from_view(state.view(seat), rng, effort, level)
 
 
-def choose_from_view(view, rng=None, effort: float = 1.0):
+def choose_from_view(view, rng=None, effort: float = 1.0, level: str = CLUB):
     """The bot's move for the seat whose view this is (a dict, or the JSON text a client receives)."""
     if isinstance(view, str):
         view = json.loads(view)
     obs = observe_view(view)
     if not obs.legal:
         raise ValueError(f"seat {obs.seat} has no move now (to act: {view['to_act']})")
-    return decide(obs, rng, effort)
+    return decide(obs, rng, effort, level)
 
 
-def decide(obs, rng=None, effort: float = 1.0):
-    """The bot's decision from an observation alone."""
+def decide(obs, rng=None, effort: float = 1.0, level: str = CLUB):
+    """The bot's decision from an observation alone, at ``level`` (one of LEVELS)."""
+    if level not in LEVELS:
+        raise ValueError(f"unknown bot level {level!r} (one of {', '.join(LEVELS)})")
     legal = obs.legal
     if len(legal) == 1:
         return legal[0]
@@ -197,6 +207,13 @@ def decide(obs, rng=None, effort: float = 1.0):
         rng = _random.Random(_position_seed(obs))
     if obs.phase == "trump":
         action = ChooseTrump(obs.seat, choose_trump(obs.hand))
+    elif level == BEGINNER:
+        if isinstance(obs, JapaneseObservation):
+            action = bot_beginner.japanese_play(obs, rng)
+        elif obs.phase == "bid":
+            action = bot_beginner.classic_bid(obs, rng)
+        else:
+            action = bot_beginner.classic_play(obs, rng)
     elif isinstance(obs, ClassicObservation):
         action = bot_classic.choose_action(obs, rng, effort)
     else:

@@ -140,7 +140,27 @@ def random_indices(rng, count: int) -> list[int]:
     deck = list(range(36))
     pop = deck.pop
     out = []
-    for m in range(36, 36 - count, -1):
-        r, j = divmod(r, m)
-        out.append(pop(j))
+    append = out.append
+    # The digits are read four at a time: one division of the big number by the product
+    # of four radices, then four small ones (the same digits as one radix at a time).
+    m = 36
+    stop = 36 - count
+    while m > stop:
+        if m - 4 >= stop:
+            r, chunk = divmod(r, _RADIX4[m])
+            chunk, j = divmod(chunk, m)
+            append(pop(j))
+            chunk, j = divmod(chunk, m - 1)
+            append(pop(j))
+            j = chunk % (m - 2)
+            append(pop(j))
+            append(pop(chunk // (m - 2)))
+            m -= 4
+        else:
+            r, j = divmod(r, m)
+            append(pop(j))
+            m -= 1
     return out
+
+
+_RADIX4 = {m: m * (m - 1) * (m - 2) * (m - 3) for m in range(4, 37)}

@@ -19,6 +19,7 @@ from .actions import Bid
 from .cards import (
     BIT,
     CARD_NAMES,
+    JOKER_MASK,
     NO_SUIT,
     SUIT_MASK,
     SUIT_OF,
@@ -53,7 +54,6 @@ from .rules import (
     TAKE_STRENGTH,
     deal_score,
     lead_of,
-    legal_follow,
     special_score,
 )
 from .state import GameOptions, GameState
@@ -445,7 +445,14 @@ class ClassicState(GameState):
                 return
             self._pos = pos + 1
         follower = self.to_act = (seat + 1) & 3
-        self._mask = legal_follow(hands[follower], self._led, self._must_highest, self._trump_mask)
+        # rules.legal_follow, inlined (tests/test_engine_agrees_with_reference.py holds it to the rules)
+        hand = hands[follower]
+        follow = hand & SUIT_MASK[self._led]
+        if follow:
+            self._mask = (BIT[follow.bit_length() - 1] if self._must_highest else follow) | (hand & JOKER_MASK)
+        else:
+            trumps = hand & self._trump_mask
+            self._mask = trumps | (hand & JOKER_MASK) if trumps else hand
 
     def _end_deal(self) -> None:
         spec = self._plan[self.deal_index]

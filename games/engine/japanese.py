@@ -5,12 +5,24 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from .cards import BIT, CARD_NAMES, NO_SUIT, SUITS, check_distinct, dealt_indices, hand_mask, mask_to_cards
+from .cards import (
+    BIT,
+    CARD_NAMES,
+    JOKER_MASK,
+    NO_SUIT,
+    SUIT_OF,
+    SUITS,
+    X1,
+    X2,
+    check_distinct,
+    dealt_indices,
+    hand_mask,
+    mask_to_cards,
+)
 from .common import (
     H_PLAY,
     H_TRUMP,
     MODE_NONE,
-    MODE_TAKE,
     P_DEAL,
     P_OVER,
     P_PLAY,
@@ -22,15 +34,14 @@ from .errors import IllegalAction, InvalidDeal, InvalidOptions
 from .rules import (
     SUIT_MASK,
     japanese_deal_scores,
-    japanese_follower_wins,
-    lead_of,
-    legal_follow,
     play_from_column,
 )
 from .state import GameOptions, GameState
 
 TARGETS = (11, 15, 21, 31)
 TRICKS_PER_DEAL = 18
+if (X1, X2) != (0, 9):  # _play tests a joker by its index
+    raise ImportError("JapaneseState._play expects the jokers at indices 0 and 9")
 HAND_SIZE = 8
 COLUMNS = 5
 
@@ -113,7 +124,14 @@ class JapaneseState(GameState):
 
     @property
     def last_trick(self) -> tuple[list[tuple], int] | None:
-        return self._last_trick
+        if self._last_trick is not None:  # the final trick of a finished deal
+            return self._last_trick
+        if not self._tricks_played:
+            return None
+        # Within a deal: the two plays before the current trick's; its winner leads the current one.
+        actions = self._actions
+        end = len(actions) - self._pos
+        return actions[end - 2 : end], self.leader
 
     @property
     def results(self) -> list[JapaneseDealResult]:
@@ -171,12 +189,15 @@ class JapaneseState(GameState):
         self._dealt = hands
         self._dealt_cols = columns
         self.hands = [hand_mask(hands[0]), hand_mask(hands[1])]
-        self._cols = [list(columns[0]), list(columns[1])]
-        self.up = [hand_mask([up for _, up in columns[0]]), hand_mask([up for _, up in columns[1]])]
+        cols0, cols1 = self._cols = [list(columns[0]), list(columns[1])]
         col_of = self._col_of = [-1] * 36  # the column of each face-up card
-        for seat in (0, 1):
-            for c, (_, up) in enumerate(columns[seat]):
-                col_of[up] = c
+        # The face-up cards' masks and columns in one pass (five columns a seat).
+        (_, a), (_, b), (_, c), (_, d), (_, e) = cols0
+        col_of[a], col_of[b], col_of[c], col_of[d], col_of[e] = 0, 1, 2, 3, 4
+        up0 = BIT[a] | BIT[b] | BIT[c] | BIT[d] | BIT[e]
+        (_, a), (_, b), (_, c), (_, d), (_, e) = cols1
+        col_of[a], col_of[b], col_of[c], col_of[d], col_of[e] = 0, 1, 2, 3, 4
+        self.up = [up0, BIT[a] | BIT[b] | BIT[c] | BIT[d] | BIT[e]]
         self._first_done = [False, False]
         self._trump = None
         self._trump_mask = 0
@@ -226,35 +247,60 @@ class JapaneseState(GameState):
         self.to_act = self.declarer
         self._mask = self.hands[self.declarer]  # the first card comes from the hand
 
-    def _play(self, seat: int, card: int, mode: int, suit: int) -> None:
-        # ``mode`` is always MODE_NONE: a Japanese joker takes (lead_of is told so).
-        bit = BIT[card]
+    def _play(self, seat: int, card: int, mode: int, suit: int, _bit=BIT, _suit_of=SUIT_OF, _suit_mask=SUIT_MASK,
+              _plain=PLAIN_PLAYS, _jokers=JOKER_MASK) -> None:
+        # ``mode`` is always MODE_NONE: a Japanese joker takes. Hot path: the rules of rules.py
+        # (lead_of, legal_follow, japanese_follower_wins) are inlined here, the tables bound as
+        # defaults; tests/test_engine_agrees_with_reference.py and the rules tests hold them
+        # to the same moves. A joker is card 0 (X1) or 9 (X2).
+        bit = _bit[card]
         hands = self.hands
-        if hands[seat] & bit:
-            hands[seat] ^= bit
+        hand = hands[seat]
+        if hand & bit:
+            hands[seat] = hand ^ bit
         else:
-            hands[seat], self.up[seat] = play_from_column(self._cols[seat], self._col_of[card], hands[seat], self.up[seat])
+            hands[seat], self.up[seat] = play_from_column(self._cols[seat], self._col_of[card], hand, self.up[seat])
         first_done = self._first_done
         first_done[seat] = True
         actions = self._actions
-        actions.append(PLAIN_PLAYS[seat * 36 + card] if suit < 0 else (H_PLAY, seat, card, MODE_NONE, suit))
+        actions.append(_plain[seat * 36 + card] if suit < 0 else (H_PLAY, seat, card, MODE_NONE, suit))
         if not self._pos:
             self._pos = 1
             self._lead_card = card
-            led, must_highest = self._led, self._must_highest = lead_of(card, MODE_TAKE, suit)
+            if card == 0 or card == 9:  # a joker leads the suit it names; followers play their highest
+                led = self._led = suit
+                must_highest = self._must_highest = True
+            else:
+                led = self._led = _suit_of[card]
+                must_highest = self._must_highest = False
             other = self.to_act = 1 - seat
             avail = hands[other] | self.up[other] if first_done[other] else hands[other]
-            self._mask = legal_follow(avail, led, must_highest, self._trump_mask)
+            follow = avail & _suit_mask[led]
+            if follow:
+                self._mask = (_bit[follow.bit_length() - 1] if must_highest else follow) | (avail & _jokers)
+            else:
+                trumps = avail & self._trump_mask
+                self._mask = trumps | (avail & _jokers) if trumps else avail
             return
         self._pos = 0
-        winner = seat if japanese_follower_wins(self._lead_card, self._led, card, self._trump) else 1 - seat
+        lead = self._lead_card
+        trump = self._trump
+        if card == 0 or card == 9:
+            follower_wins = True
+        elif lead == 0 or lead == 9:
+            follower_wins = trump >= 0 and self._led != trump and _suit_of[card] == trump
+        else:
+            follow_suit = _suit_of[card]
+            lead_suit = _suit_of[lead]
+            follower_wins = (follow_suit == trump and lead_suit != trump) or (follow_suit == lead_suit and card > lead)
+        winner = seat if follower_wins else 1 - seat
         self.taken[winner] += 1
-        self._last_trick = (actions[-2:], winner)
         self.leader = winner
         self.to_act = winner
         self._mask = hands[winner] | self.up[winner] if first_done[winner] else hands[winner]
         played = self._tricks_played = self._tricks_played + 1
         if played == TRICKS_PER_DEAL:
+            self._last_trick = (actions[-2:], winner)  # kept: the deal's actions are filed away
             self._end_deal()
 
     def _end_deal(self) -> None:

@@ -9,8 +9,12 @@ objects and re-checking choices that were drawn from the legal set.
 from __future__ import annotations
 
 from . import classic, japanese
-from .cards import BIT, NO_SUIT, X1, X2, random_indices
+from .cards import NO_SUIT, X1, X2, random_indices
 from .common import MODE_DISCARD, MODE_NONE, MODE_TAKE, Phase
+
+# The set cards of every 12-bit chunk of a mask, low to high: the k-th legal card is found
+# a chunk at a time instead of a bit at a time.
+_CHUNK_CARDS = tuple(tuple(i for i in range(12) if v >> i & 1) for v in range(4096))
 
 _PLAY = Phase.PLAY
 _BID = Phase.BID
@@ -39,6 +43,8 @@ def play_random(state, rng, max_moves: int | None = None, until_deal: int | None
     leading) at random.
     """
     random = rng.random
+    chunks = _CHUNK_CARDS
+    x1, x2 = X1, X2
     play = state._play
     plain, none, take, discard = MODE_NONE, NO_SUIT, MODE_TAKE, MODE_DISCARD  # locals: read faster in the loop
     modes = state.variant == "classic"  # a classic joker is played to take or discard, a Japanese one just takes
@@ -50,13 +56,20 @@ def play_random(state, rng, max_moves: int | None = None, until_deal: int | None
         if phase is _PLAY:
             mask = state._mask  # the legal cards of the seat to act, as _play keeps them
             count = mask.bit_count()
-            if count > 1:  # a real choice: the k-th highest of the legal cards
-                k = int(random() * count)
-                while k:
-                    mask ^= BIT[mask.bit_length() - 1]
-                    k -= 1
-            card = mask.bit_length() - 1
-            if card == X1 or card == X2:
+            if count > 1:  # a real choice: the k-th highest of the legal cards, the j-th lowest
+                j = count - 1 - int(random() * count)
+                low = mask & 4095
+                n = low.bit_count()
+                if j < n:
+                    card = chunks[low][j]
+                else:
+                    j -= n
+                    middle = (mask >> 12) & 4095
+                    n = middle.bit_count()
+                    card = 12 + chunks[middle][j] if j < n else 24 + chunks[mask >> 24][j - n]
+            else:
+                card = mask.bit_length() - 1
+            if card == x1 or card == x2:
                 mode = (take if random() < 0.5 else discard) if modes else plain
                 play(state.to_act, card, mode, none if state._pos else int(random() * 4))
             else:

@@ -34,7 +34,7 @@ from coins import services as coins
 from games import engine, events, fairness, pacing
 from joker_site.refusals import Refusal
 
-from ..models import Match, MatchAction, MatchStatus, Seat, Table, TableStatus, Variant
+from ..models import BotLevel, Match, MatchAction, MatchStatus, Seat, Table, TableStatus, Variant
 from . import broadcast, clocks, match_log, presence
 from .results import TIMEOUTS_BEFORE_GONE, standings
 
@@ -413,22 +413,26 @@ def _advance(match: Match, state) -> None:
         _finish(match, state, reason=(state.end or {}).get("reason", ""), seat=(state.end or {}).get("seat"))
 
 
-def _bot_seats(match: Match) -> set[int]:
-    return {s.index for s in match.table.seats.all() if s.is_bot or s.left_at is not None}
+def bot_levels(table) -> dict[int, str]:
+    """{seat index: level} of the seats a bot plays: a practice bot at the table's level, the
+    seat of a player who left at the club level."""
+    return {s.index: table.bot_level if s.is_bot else BotLevel.CLUB
+            for s in table.seats.all() if s.is_bot or s.left_at is not None}
 
 
 def _play_bot_seats(match: Match, state) -> None:
     """Seats played by the bot (practice bots, players who left) move at once."""
-    bots = _bot_seats(match)
+    bots = bot_levels(match.table)
     while match.status == MatchStatus.RUNNING and state.to_act in bots:
-        state.apply(bot_move(state, state.to_act))
+        state.apply(bot_move(state, state.to_act, bots[state.to_act]))
         _advance(match, state)
 
 
-def bot_move(state, seat):
+def bot_move(state, seat, level=BotLevel.CLUB):
+    """The bot's move for `seat` at `level` (the clock's move for an absent player: the club bot)."""
     from games.engine.bot import choose_action
 
-    return choose_action(state, seat)
+    return choose_action(state, seat, level=str(level))
 
 
 _INSERT_LOG_SQL = (f'INSERT INTO "{MatchAction._meta.db_table}" ("match_id", "version", "entries") '

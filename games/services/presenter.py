@@ -40,6 +40,8 @@ def public_seats(table: Table, seats=None, ratings=None) -> list[dict]:
             "index": seat.index,
             "name": seat.player.display_name_text if seat.player_id else None,
             "is_bot": seat.is_bot or seat.left_at is not None,
+            # A practice bot's level (a leaver's seat is played by the club bot under the player's name).
+            "bot_level": table.bot_level if seat.is_bot else None,
             "left": seat.left_at is not None,
             "connected": seat.connections > 0 or seat.is_bot,
             "grace_until": clocks.grace_deadline(seat.disconnected_at).isoformat()

@@ -23,7 +23,7 @@ from coins import services as coins
 from joker_site.refusals import Refusal
 
 from .. import events, options
-from ..models import SEATS_BY_VARIANT, Seat, Table, TableStatus, Visibility
+from ..models import SEATS_BY_VARIANT, BotLevel, Seat, Table, TableStatus, Visibility
 from . import broadcast, matches
 
 # Wrong table passwords (docs/live-match.md): a player may guess 5 times and an address 10
@@ -55,6 +55,7 @@ class TableSettings:
     khishti: str = options.DEFAULT_KHISHTI
     pulka_bonus: str = options.DEFAULT_PULKA_BONUS
     fill_with_bots: bool = False
+    bot_level: str = BotLevel.CLUB
     target: int = options.DEFAULT_TARGET
     rated: bool = True
     allow_spectators: bool = True

@@ -18,6 +18,7 @@ instead of drawing a blank card.
 from django import template
 
 from games import card_faces
+from games.models import BotLevel
 
 register = template.Library()
 
@@ -71,3 +72,14 @@ def seat_name(seat):
     if seat.get("name"):
         return seat["name"]
     return gettext("Bot %(seat)s") % {"seat": seat["index"] + 1}
+
+
+def seat_label(seat):
+    """A seat's name at the table with a practice bot's level beside it ("Bot 3 · Beginner");
+    the score sheet's narrow columns keep `seat_name`."""
+    from django.utils.translation import gettext
+
+    level = seat.get("bot_level")
+    if seat.get("name") or not level:
+        return seat_name(seat)
+    return gettext("Bot %(seat)s · %(level)s") % {"seat": seat["index"] + 1, "level": BotLevel(level).label}

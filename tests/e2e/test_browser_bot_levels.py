@@ -1,0 +1,37 @@
+"""A practice table at each bot level, made through the table form in Georgian: the table
+keeps the level asked for, and every bot's seat shows it beside the bot's name."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from e2e.match_play import MATCH
+
+# The level's name as the Georgian page says it (games/locale/ka).
+LEVEL_NAMES_KA = {"beginner": "დამწყები", "club": "კლუბური"}
+
+
+@pytest.mark.parametrize("level", ["beginner", "club"])
+def test_a_practice_table_at_each_bot_level_from_the_table_form_in_georgian(new_member, level, snap):
+    from games.models import Table
+
+    page = new_member("tamar")
+    page.goto("/ka/tables/new/?variant=classic")
+    expect(page.locator("input[name=variant]")).to_have_value("classic")
+    page.wait_for_load_state("load")  # a tap on a page still loading can be lost
+    expect(page.locator("label[for=id_bot_level]")).to_have_text("ბოტების დონე:")
+    page.locator("select[name=clock_seconds]").select_option("120")
+    page.locator("input[name=fill_with_bots]").check()
+    page.locator("select[name=bot_level]").select_option(level)
+    page.locator("form.table-form [type=submit]").click()
+    expect(page).to_have_url(re.compile(r"/ka/tables/\d+/$"))
+    table_id = int(re.search(r"/tables/(\d+)/", page.url).group(1))
+
+    for seat in (1, 2, 3):
+        expect(page.locator(f"{MATCH} .player[data-seat='{seat}'] .seat-name")).to_have_text(
+            f"ბოტი {seat + 1} · {LEVEL_NAMES_KA[level]}")
+    expect(page.locator(f"{MATCH} .player[data-seat='0'] .seat-name")).not_to_contain_text("·")
+    table = Table.objects.get(pk=table_id)
+    assert (table.bot_level, table.fill_with_bots, table.rated) == (level, True, False)
+    snap(page, f"practice-table-{level}-ka")

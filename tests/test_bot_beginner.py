@@ -1,0 +1,82 @@
+"""The beginner level plays like a learner: it over-bids more than the club bot and, wanting a
+trick, often spends a joker at once. (How much weaker it is: ``club_vs_beginner_points_per_deal``
+of ``make bench``, scripts/bench_levels.py.)"""
+
+import importlib.util
+import random
+from pathlib import Path
+
+from games.engine import Bid, ClassicState, Phase, Play, deal_from_deck, shuffled_deck
+from games.engine.bot import choose_action
+from games.engine.scenario import advance_to_deal, classic_cards
+
+_path = Path(__file__).resolve().parent.parent / "scripts" / "bench_levels.py"
+_spec = importlib.util.spec_from_file_location("bench_levels", _path)
+bench_levels = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(bench_levels)
+
+
+def _overbids(level: str, seed: int) -> tuple[int, int]:
+    """(bids above the tricks taken, bids) of four ``level`` bots in a short game."""
+    deck_rng = random.Random(seed)
+    state = ClassicState({"game_type": "short"})
+    rng = random.Random(seed + 1)
+    while not state.is_over():
+        if state.phase is Phase.DEAL:
+            deal_from_deck(state, shuffled_deck(deck_rng))
+            continue
+        state.apply(choose_action(state, state.to_act, rng, effort=0.3, level=level))
+    over = sum(r.bids[s] > r.tricks[s] for r in state.results for s in range(4))
+    return over, 4 * len(state.results)
+
+
+def test_the_beginner_overbids_more_often_than_the_club_bot_on_the_same_cards():
+    beginner = club = total = 0
+    for seed in (1, 2):
+        over, bids = _overbids("beginner", seed)
+        beginner += over
+        total += bids
+        club += _overbids("club", seed)[0]
+    assert beginner > club
+    assert beginner / total > 0.25
+
+
+def _leading_with_a_joker_and_an_ace():
+    """Deal 2 (two cards each): the leader holds X1 and A♥ (trump ♦), bid one trick; its move."""
+    state = ClassicState({"game_type": "standard"})
+    advance_to_deal(state, 1)
+    leader = (state.dealer + 1) % 4
+    state.deal(**classic_cards(state, {leader: ["X1", "AH"]}, "7D"))
+    state.apply(Bid(leader, 1))
+    for k in (1, 2, 3):
+        state.apply(Bid((leader + k) % 4, 0))
+    assert state.phase is Phase.PLAY and state.to_act == leader
+    return state, leader
+
+
+def test_the_beginner_wanting_a_trick_often_spends_its_joker_at_once_where_the_club_bot_leads_the_ace():
+    state, leader = _leading_with_a_joker_and_an_ace()
+    moves = [choose_action(state, leader, random.Random(seed), level="beginner") for seed in range(40)]
+    joker_leads = [m for m in moves if m.card == "X1" and m.joker == "take"]
+    assert all(isinstance(m, Play) and state.is_legal(m) for m in moves)
+    assert 8 <= len(joker_leads) <= 32  # now the joker, now the ace: a learner's habit, not a rule
+    assert any(m.card == "AH" for m in moves)
+    club = {choose_action(state, leader, random.Random(seed), effort=0.3, level="club") for seed in range(5)}
+    assert {m.card for m in club} == {"AH"}  # the club bot keeps its joker for later
+
+
+def test_the_level_bench_reports_its_figures_on_a_few_deals():
+    lines = []
+    figures = bench_levels.run(deals=3, japanese=1, out=lines.append)
+    assert figures["club_vs_beginner_deals"] == 3
+    for name in (
+        "club_vs_beginner_points_per_deal",
+        "club_bids_made",
+        "beginner_bids_made",
+        "japanese_club_vs_beginner_win_rate",
+        "club_decision_ms_p99",
+        "beginner_decision_ms_p99",
+    ):
+        assert name in figures
+    assert "95% CI" in figures["club_vs_beginner_points_per_deal"]
+    assert len(lines) == len(figures)
