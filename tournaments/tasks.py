@@ -1,0 +1,12 @@
+"""The arenas' clock: start, end and pair (beat's `tournaments-tick`, joker_site/settings.py)."""
+
+from celery import shared_task
+
+from . import services
+
+
+@shared_task(ignore_result=True)
+def tick() -> None:
+    """Overlapping or doubled runs are harmless: starting and ending are conditional updates,
+    and each pairing locks its tournament's row."""
+    services.tick()
