@@ -87,6 +87,7 @@ test-e2e: install $(CHROMIUM)
 bench: install
 	$(PY) scripts/bench.py
 	$(PY) scripts/bench_bot.py
+	$(PY) scripts/bench_arena.py
 
 clean:
 	rm -rf $(VENV) node_modules var

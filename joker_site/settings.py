@@ -434,6 +434,10 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": TOURNAMENT_TICK_SECONDS,
         "options": {"expires": max(5.0, 5 * TOURNAMENT_TICK_SECONDS)},
     },
+    "tournaments-schedule": {  # tournaments/schedule.py: the daily arenas, made ahead, each once
+        "task": "tournaments.tasks.create_scheduled",
+        "schedule": 3600.0,
+    },
     "sweep-lapsed-site-presence": {  # notices/presence.py: pages of a web process that died
         "task": "notices.tasks.sweep_presence",
         "schedule": env_seconds("SWEEP_INTERVAL_SECONDS", 10.0),

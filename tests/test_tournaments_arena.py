@@ -192,7 +192,7 @@ def test_joining_is_refused_clearly_and_changes_nothing():
     cases.append((make_player("levan"), over, "closed"))
     removed = make_player("nino")
     services.join(removed, tournament)
-    services.remove(participant(tournament, removed))
+    services.remove(participant(tournament, removed).pk)
     cases.append((removed, tournament, "removed"))
     before = list(Participant.objects.order_by("pk").values_list("pk", "status", "score"))
     for player, where, code in cases:
@@ -225,3 +225,36 @@ def test_the_beat_starts_an_arena_at_its_hour_and_ends_it_and_a_late_match_does_
     assert participant(tournament, tamar).score == 0 and not Result.objects.exists()
     assert participant(tournament, tamar).game is None  # and nobody is seated again
     assert ArenaGame.objects.filter(tournament=tournament).count() == 1
+
+
+def test_four_classic_players_share_a_table_and_score_by_place(django_capture_on_commit_callbacks):
+    tournament = arena(variant="classic", game_type="short")
+    players = [make_player(name) for name in ("ana", "giorgi", "nino", "dato")]
+    for player in players:
+        services.join(player, tournament)
+    game = current_game(tournament, players[0])
+    assert all(current_game(tournament, player) == game for player in players)
+    with django_capture_on_commit_callbacks(execute=True):
+        match = play_moves(match_of(game), random.Random(7))
+    assert match.status == MatchStatus.FINISHED
+    totals = load_state(match).totals
+    by_seat = {seat.player_id: seat.index for seat in Seat.objects.filter(table_id=game.table_id)}
+    for result in Result.objects.filter(game=game).select_related("participant"):
+        total = totals[by_seat[result.participant.player_id]]
+        assert result.place == 1 + sum(1 for other in totals if other > total)
+        assert result.points == {1: 4, 2: 2, 3: 1, 4: 0}[result.place]
+        assert result.participant.score == result.points
+
+
+def test_a_classic_arena_with_bots_seats_a_lone_player_with_bots_after_the_wait(settings):
+    tournament = arena(variant="classic", fill_with_bots=True)
+    ana = make_player("ana")
+    services.join(ana, tournament)
+    assert current_game(tournament, ana) is None  # not yet: someone may come
+    Participant.objects.filter(player=ana).update(
+        waiting_since=timezone.now() - timedelta(seconds=settings.TOURNAMENT_BOTS_AFTER_SECONDS + 1))
+    services.pair_arena(tournament.pk)
+    game = current_game(tournament, ana)
+    assert game is not None and not game.table.rated
+    seats = Seat.objects.filter(table_id=game.table_id)
+    assert sorted(seat.is_bot for seat in seats) == [False, True, True, True]

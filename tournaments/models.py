@@ -10,6 +10,7 @@ participant), in the transaction that finished the match.
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games import options
@@ -36,11 +37,17 @@ class Tournament(models.Model):
     rated = models.BooleanField(default=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.UPCOMING, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # A daily arena of the schedule (tournaments/schedule.py): its day, game and hour; unique, so
+    # beat never makes it twice. Empty for the staff's own tournaments.
+    schedule_key = models.CharField(max_length=40, null=True, blank=True, unique=True, editable=False)
 
     class Meta:
         verbose_name = _("tournament")
         verbose_name_plural = _("tournaments")
         ordering = ["starts_at", "pk"]
+        # The staff's audited actions (moderation/admin/tournaments.py, docs/moderation.md).
+        permissions = [("cancel_tournament", "Can cancel a tournament"),
+                       ("remove_participant", "Can remove a player from a tournament")]
         constraints = [
             models.CheckConstraint(condition=Q(fill_with_bots=False) | Q(variant=Variant.CLASSIC),
                                    name="tournament_bots_classic_only"),
@@ -49,6 +56,12 @@ class Tournament(models.Model):
 
     def __str__(self):
         return self.name
+
+    @property
+    def shown_name(self) -> str:
+        """The name in the active language: the schedule's names are msgids; a name the staff
+        wrote is shown as written."""
+        return gettext(self.name)
 
     @property
     def ends_at(self):

@@ -124,10 +124,34 @@ def still_here_all(player_ids) -> int:
                                       tournament__status=Status.RUNNING).update(seen_at=timezone.now())
 
 
-def remove(participant: Participant) -> None:
-    """The staff take a player out of the tournament: no more pairings; the scores stay."""
-    Participant.objects.filter(pk=participant.pk).update(status=ParticipantStatus.REMOVED)
-    _changed_on_commit(participant.tournament_id)
+def remove(participant_id: int) -> Participant:
+    """The staff take a player out of the tournament: no more pairings, joining again is
+    refused; the scores stay (a match being played is played out and counts)."""
+    with transaction.atomic():
+        participant = Participant.objects.select_for_update().filter(pk=participant_id).first()
+        if participant is None:
+            raise TournamentError("no_such_player", _("That player is not in this tournament."))
+        if participant.status == ParticipantStatus.REMOVED:
+            raise TournamentError("removed_already", _("This player was removed already."))
+        participant.status = ParticipantStatus.REMOVED
+        participant.save(update_fields=["status"])
+        _changed_on_commit(participant.tournament_id)
+    return participant
+
+
+def cancel(tournament_id: int) -> Tournament:
+    """The staff call a tournament off before it is over: no more pairings, nothing more is
+    scored (matches being played are played out, for nobody's arena score)."""
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+        if tournament is None:
+            raise TournamentError("no_such_tournament", _("That tournament does not exist."))
+        if tournament.status not in (Status.UPCOMING, Status.RUNNING):
+            raise TournamentError("over", _("This tournament is over or was cancelled already."))
+        tournament.status = Status.CANCELLED
+        tournament.save(update_fields=["status"])
+        _changed_on_commit(tournament.pk)
+    return tournament
 
 
 # --- The pairing -----------------------------------------------------------------------------
