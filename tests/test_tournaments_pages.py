@@ -67,6 +67,16 @@ def test_joining_from_the_page_seats_the_second_player_and_the_page_shows_the_ma
 
 
 @pytest.mark.django_db
+def test_the_rules_of_the_entry_fee_are_shown_before_joining():
+    tournament = arena(entry_fee=50)
+    page = client_of(make_player("tamar")).get(f"/en/tournaments/{tournament.pk}/").content.decode()
+    fee = page[page.index('id="arena-fee"'):]
+    assert fee.index("50 coins") < fee.index("shared evenly by the first three") < page.index("Join the arena")
+    free = client_of(make_player("levan")).get(f"/en/tournaments/{arena().pk}/").content.decode()
+    assert 'id="arena-fee"' not in free
+
+
+@pytest.mark.django_db
 def test_leaving_from_the_page_and_a_refused_join_say_why():
     tournament = arena()
     tamar = make_player("tamar")
@@ -132,7 +142,7 @@ async def test_the_page_socket_brings_a_paused_player_back_and_moves_them_to_the
 def test_the_tournament_pages_leave_no_english_in_georgian_or_russian(language, django_capture_on_commit_callbacks):
     from accounts.i18n_audit import untranslated_in
 
-    running, upcoming = arena(), arena(status=Status.UPCOMING)
+    running, upcoming = arena(), arena(status=Status.UPCOMING, entry_fee=25)
     tamar, levan = make_player("tamar"), make_player("levan")
     services.join(tamar, running)
     services.join(levan, running)

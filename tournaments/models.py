@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from coins.stakes import TABLE_STAKES
 from games import options
 from games.models import Variant
 
@@ -35,6 +36,9 @@ class Tournament(models.Model):
     # Classic only: bots take the chairs nobody in the arena can take (a bot's seat scores nothing).
     fill_with_bots = models.BooleanField(default=False)
     rated = models.BooleanField(default=True)
+    # Domino Coin held when joining (0: free), one of coins' table stakes; the pool goes to the podium.
+    entry_fee = models.PositiveIntegerField(default=0)
+    settled = models.BooleanField(default=False)  # the fees refunded and the prizes paid (services.settle)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.UPCOMING, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True)
     # A daily arena of the schedule (tournaments/schedule.py): its day, game and hour; unique, so
@@ -52,6 +56,7 @@ class Tournament(models.Model):
             models.CheckConstraint(condition=Q(fill_with_bots=False) | Q(variant=Variant.CLASSIC),
                                    name="tournament_bots_classic_only"),
             models.CheckConstraint(condition=Q(minutes__gte=1), name="tournament_lasts"),
+            models.CheckConstraint(condition=Q(entry_fee__in=(0,) + TABLE_STAKES), name="tournament_fee_allowed"),
         ]
 
     def __str__(self):
@@ -62,6 +67,11 @@ class Tournament(models.Model):
         """The name in the active language: the schedule's names are msgids; a name the staff
         wrote is shown as written."""
         return gettext(self.name)
+
+    @property
+    def escrow_key(self) -> str:
+        """The ledger's escrow of the entry fees (coins/services.py)."""
+        return f"tournament:{self.pk}"
 
     @property
     def ends_at(self):

@@ -17,6 +17,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts import access
+from coins import memos
+from coins import services as coins
 from games.models import SEATS_BY_VARIANT, Seat, TableStatus, Variant
 from games.services import tables as table_service
 from games.services.results import standings as match_standings
@@ -71,6 +73,8 @@ def join(player, tournament: Tournament) -> Participant:
             participant, made = Participant.objects.select_for_update().get_or_create(
                 tournament=tournament, player=player,
                 defaults={"rating": _rating(player, tournament.variant), "seen_at": now, "waiting_since": now})
+            if made and tournament.entry_fee:
+                _hold_entry_fee(player, tournament)
             if not made:
                 if participant.status == ParticipantStatus.REMOVED:
                     raise TournamentError("removed", _("The site staff removed you from this tournament."))
@@ -85,6 +89,15 @@ def join(player, tournament: Tournament) -> Participant:
     if tournament.status == Status.RUNNING:
         pair_arena(tournament.pk)
     return participant
+
+
+def _hold_entry_fee(player, tournament) -> None:
+    """The fee goes from the wallet to the tournament's escrow, once (inside the joining
+    transaction: no participant without the fee, no fee without the participant)."""
+    try:
+        coins.stake(player.user, tournament.escrow_key, tournament.entry_fee, memo=memos.TOURNAMENT_ENTRY)
+    except coins.LedgerError as refusal:
+        raise TournamentError(refusal.code, refusal.message, refusal.params) from None
 
 
 def _rating(player, variant) -> int:
@@ -150,8 +163,36 @@ def cancel(tournament_id: int) -> Tournament:
             raise TournamentError("over", _("This tournament is over or was cancelled already."))
         tournament.status = Status.CANCELLED
         tournament.save(update_fields=["status"])
+        if tournament.entry_fee:  # every fee goes back
+            coins.refund_all(tournament.escrow_key, memos.TOURNAMENT_CANCELLED)
         _changed_on_commit(tournament.pk)
     return tournament
+
+
+PRIZE_PLACES = 3
+
+
+def settle(tournament_id: int):
+    """A finished tournament's fees, exactly once: the fee of everyone who played no counted
+    match goes back; the rest of the pool is shared evenly by the first PRIZE_PLACES of the
+    standings who played (the coins' payout key `tournament:<id>` pays it once, whoever
+    calls again). Returns the Payout, or None (a free tournament, nobody played)."""
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+        if tournament is None or tournament.settled or tournament.status != Status.FINISHED:
+            return None
+        Tournament.objects.filter(pk=tournament.pk).update(settled=True)
+        if not tournament.entry_fee:
+            return None
+        table = standings(tournament)
+        for participant in table:
+            if participant.played == 0:
+                coins.refund_stake(participant.player.user, tournament.escrow_key, memo=memos.TOURNAMENT_NOT_PLAYED)
+        podium = [p for p in table if p.played > 0 and p.status != ParticipantStatus.REMOVED][:PRIZE_PLACES]
+        if not podium:
+            return None
+        return coins.pay_out(tournament.escrow_key, [p.player.user for p in podium],
+                             payout_key=tournament.escrow_key, memo=memos.TOURNAMENT_PRIZE)
 
 
 # --- The pairing -----------------------------------------------------------------------------
@@ -325,6 +366,8 @@ def tick(now: datetime | None = None) -> None:
                 _changed(tournament.pk)
         else:
             pair_arena(tournament.pk, now)
+    for tournament_id in Tournament.objects.filter(status=Status.FINISHED, settled=False).values_list("pk", flat=True):
+        settle(tournament_id)  # once each: the row's lock and `settled`, and the payout's key
 
 
 # --- What the pages read ---------------------------------------------------------------------
