@@ -155,3 +155,19 @@ def test_the_tournament_pages_leave_no_english_in_georgian_or_russian(language, 
     Tournament.objects.filter(pk=running.pk).update(status=Status.FINISHED)
     pages["final"] = client.get(f"/{language}/tournaments/{running.pk}/").content.decode()
     assert {path: untranslated_in(page, language) for path, page in pages.items()} == {path: [] for path in pages}
+
+
+@pytest.mark.django_db
+def test_the_profile_counts_tournament_wins_and_podiums(django_capture_on_commit_callbacks):
+    tournament = arena()
+    tamar, levan = make_player("tamar"), make_player("levan")
+    services.join(tamar, tournament)
+    services.join(levan, tournament)
+    game = Participant.objects.get(player=levan).game
+    live.submit(Match.objects.get(table_id=game.table_id).pk, levan, live.Resign())
+    assert 'id="profile-tournament-counts"' not in Client().get("/en/players/tamar/").content.decode()
+    Tournament.objects.filter(pk=tournament.pk).update(status=Status.FINISHED)
+    winner = Client().get("/en/players/tamar/").content.decode()
+    assert "1 tournament won · 1 podium" in winner and "place 1" in winner
+    assert "0 tournaments won · 1 podium" in Client().get("/en/players/levan/").content.decode()
+    assert "Побед в турнирах: 1" in Client().get("/ru/players/tamar/").content.decode()

@@ -31,6 +31,7 @@ from . import pairing, scoring
 from .models import ArenaGame, Participant, ParticipantStatus, Result, Status, Tournament
 
 IN_PLAY = (ParticipantStatus.ACTIVE, ParticipantStatus.PAUSED)
+STANDINGS_ORDER = ("-score", "-wins", "played", "joined_at", "pk")  # docs/tournaments.md "Standings"
 
 
 class TournamentError(Refusal):
@@ -375,7 +376,20 @@ def tick(now: datetime | None = None) -> None:
 def standings(tournament: Tournament) -> list[Participant]:
     """Everyone who played or plays, best first: score, then wins, then fewer matches, then who came first."""
     return list(Participant.objects.filter(tournament=tournament).select_related("player__user", "game__table")
-                .order_by("-score", "-wins", "played", "joined_at", "pk"))
+                .order_by(*STANDINGS_ORDER))
+
+
+def finished_places(player) -> list[tuple[Tournament, int]]:
+    """(tournament, the player's final place) for each finished tournament the player played a
+    match in, newest first (the profile's wins and podiums)."""
+    mine = (Participant.objects.filter(player=player, played__gt=0, tournament__status=Status.FINISHED)
+            .select_related("tournament").order_by("-tournament__starts_at"))
+    places = []
+    for participant in mine:
+        order = [p.pk for p in Participant.objects.filter(tournament_id=participant.tournament_id)
+                 .order_by(*STANDINGS_ORDER).only("pk")]
+        places.append((participant.tournament, order.index(participant.pk) + 1))
+    return places
 
 
 def _changed(tournament_id: int) -> None:
