@@ -28,6 +28,22 @@ def arena(status=Status.RUNNING, name="Evening arena", **fields):
                                      status=status, **fields)
 
 
+def two_joined(tournament):
+    """tamar and levan join `tournament`: seated together at once when it runs."""
+    tamar, levan = make_player("tamar"), make_player("levan")
+    services.join(tamar, tournament)
+    services.join(levan, tournament)
+    return tamar, levan
+
+
+def levan_resigns():
+    """levan resigns his arena match: tamar wins it. Returns the arena game."""
+    game = Participant.objects.get(player__user__username="levan").game
+    live.submit(Match.objects.get(table_id=game.table_id).pk, game.players.get(player__user__username="levan").player,
+                live.Resign())
+    return game
+
+
 def client_of(player):
     client = Client()
     assert client.login(username=player.user.username, password=PASSWORD)
@@ -94,12 +110,9 @@ def test_leaving_from_the_page_and_a_refused_join_say_why():
 @pytest.mark.django_db
 def test_the_final_page_shows_the_podium_and_each_match_with_its_replay(django_capture_on_commit_callbacks):
     tournament = arena()
-    tamar, levan = make_player("tamar"), make_player("levan")
-    services.join(tamar, tournament)
-    services.join(levan, tournament)
-    game = Participant.objects.get(player=levan).game
+    two_joined(tournament)
     with django_capture_on_commit_callbacks(execute=True):
-        live.submit(Match.objects.get(table_id=game.table_id).pk, levan, live.Resign())
+        game = levan_resigns()
     Tournament.objects.filter(pk=tournament.pk).update(status=Status.FINISHED)
     page = Client().get(f"/ka/tournaments/{tournament.pk}/").content.decode()
     podium = page[page.index('id="arena-podium"'):]
@@ -143,28 +156,22 @@ def test_the_tournament_pages_leave_no_english_in_georgian_or_russian(language, 
     from accounts.i18n_audit import untranslated_in
 
     running, upcoming = arena(), arena(status=Status.UPCOMING, entry_fee=25)
-    tamar, levan = make_player("tamar"), make_player("levan")
-    services.join(tamar, running)
-    services.join(levan, running)
+    tamar, _levan = two_joined(running)
     client = client_of(tamar)
     pages = {path: client.get(f"/{language}{path}").content.decode() for path in (
         "/tournaments/", f"/tournaments/{running.pk}/", f"/tournaments/{upcoming.pk}/", "/")}
-    game = Participant.objects.get(player=levan).game
     with django_capture_on_commit_callbacks(execute=True):
-        live.submit(Match.objects.get(table_id=game.table_id).pk, levan, live.Resign())
+        levan_resigns()
     Tournament.objects.filter(pk=running.pk).update(status=Status.FINISHED)
     pages["final"] = client.get(f"/{language}/tournaments/{running.pk}/").content.decode()
     assert {path: untranslated_in(page, language) for path, page in pages.items()} == {path: [] for path in pages}
 
 
 @pytest.mark.django_db
-def test_the_profile_counts_tournament_wins_and_podiums(django_capture_on_commit_callbacks):
+def test_the_profile_counts_tournament_wins_and_podiums():
     tournament = arena()
-    tamar, levan = make_player("tamar"), make_player("levan")
-    services.join(tamar, tournament)
-    services.join(levan, tournament)
-    game = Participant.objects.get(player=levan).game
-    live.submit(Match.objects.get(table_id=game.table_id).pk, levan, live.Resign())
+    two_joined(tournament)
+    levan_resigns()
     assert 'id="profile-tournament-counts"' not in Client().get("/en/players/tamar/").content.decode()
     Tournament.objects.filter(pk=tournament.pk).update(status=Status.FINISHED)
     winner = Client().get("/en/players/tamar/").content.decode()
