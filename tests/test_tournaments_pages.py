@@ -93,6 +93,19 @@ def test_the_rules_of_the_entry_fee_are_shown_before_joining():
 
 
 @pytest.mark.django_db
+def test_a_paused_player_is_told_so_and_comes_back_with_the_button():
+    tournament = arena()
+    tamar = make_player("tamar")
+    Participant.objects.create(tournament=tournament, player=tamar, status=ParticipantStatus.PAUSED)
+    client = client_of(tamar)
+    page = client.get(f"/en/tournaments/{tournament.pk}/").content.decode()
+    assert "You are paused until you come back to the arena." in page
+    assert "Come back to the arena" in page and "Leave the arena" not in page
+    client.post(f"/en/tournaments/{tournament.pk}/join/")
+    assert Participant.objects.get(player=tamar).status == ParticipantStatus.ACTIVE
+
+
+@pytest.mark.django_db
 def test_leaving_from_the_page_and_a_refused_join_say_why():
     tournament = arena()
     tamar = make_player("tamar")

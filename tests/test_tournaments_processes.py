@@ -23,7 +23,7 @@ from games.models import Match
 from tests.factories import make_player
 from tests.live_clients import session_cookie_for
 from tests.server_processes import production_environment
-from tests.test_restarts import START_TIMEOUT, Launcher, _listening
+from tests.test_restarts import launched
 from tournaments import services
 from tournaments.models import ArenaGame, Participant, ParticipantStatus, Result, Status, Tournament
 
@@ -40,16 +40,8 @@ def two_web_processes(transactional_db, tmp_path, settings):
     settings.SECRET_KEY = SECRET_KEY  # the sessions this process makes for the pages are the servers' too
     env = production_environment(tmp_path, SECRET_KEY, PRESENCE_BEAT_SECONDS="1",
                                  TOURNAMENT_ABSENT_SECONDS=str(ABSENT_SECONDS), TOURNAMENT_TICK_SECONDS="1")
-    launcher = Launcher(env, tmp_path / "logs")
-    try:
-        deadline = time.monotonic() + START_TIMEOUT
-        while len(launcher.web()) < 2 or not _listening(tmp_path / "logs", 2):
-            assert launcher.process.poll() is None, "".join(launcher.lines)
-            assert time.monotonic() < deadline, "the production shape did not start:\n" + "".join(launcher.lines)
-            time.sleep(0.2)
+    with launched(env, tmp_path / "logs") as launcher:
         yield launcher
-    finally:
-        launcher.stop()
 
 
 async def arena_page(port, player, tournament_id):

@@ -51,7 +51,7 @@ def live_context(tournament: Tournament, player) -> dict:
         "mine": mine,
         "mine_below": mine is not None and mine.place > STANDINGS_SHOWN,
         "playing_now": list(playing.values()),
-        "joined": mine is not None and mine.status in services.IN_PLAY,
+        "joined": mine is not None and mine.status == ParticipantStatus.ACTIVE,
         "paused": mine is not None and mine.status == ParticipantStatus.PAUSED,
         "removed": mine is not None and mine.status == ParticipantStatus.REMOVED,
     }
