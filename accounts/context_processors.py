@@ -25,6 +25,7 @@ OTHER_APP_SECTIONS = (
     ("lobby", _("Lobby"), "lobby/"),
     ("rules", _("Rules"), "rules/"),
     ("leaderboard", _("Leaderboard"), "leaderboard/"),
+    ("tournaments", _("Tournaments"), "tournaments/"),
 )
 COINS_SECTION = ("coins", _("Coins"), "coins/")
 

@@ -11,6 +11,10 @@ TABLE_CLOSED_BY_STAFF = "table_closed_by_staff"
 MATCH_ABORTED = "match_aborted"
 MATCH_ABORTED_BY_STAFF = "match_aborted_by_staff"
 NO_PLAYER_LEFT = "no_player_left"
+TOURNAMENT_ENTRY = "tournament_entry"
+TOURNAMENT_PRIZE = "tournament_prize"
+TOURNAMENT_CANCELLED = "tournament_cancelled"
+TOURNAMENT_NOT_PLAYED = "tournament_not_played"
 
 TEXTS = {
     TABLE_CLOSED: pgettext_lazy("coin memo", "table closed"),
@@ -19,6 +23,10 @@ TEXTS = {
     MATCH_ABORTED: pgettext_lazy("coin memo", "match stopped"),
     MATCH_ABORTED_BY_STAFF: pgettext_lazy("coin memo", "match stopped by the site staff"),
     NO_PLAYER_LEFT: pgettext_lazy("coin memo", "no player left to pay"),
+    TOURNAMENT_ENTRY: pgettext_lazy("coin memo", "tournament entry fee"),
+    TOURNAMENT_PRIZE: pgettext_lazy("coin memo", "tournament prize"),
+    TOURNAMENT_CANCELLED: pgettext_lazy("coin memo", "tournament cancelled"),
+    TOURNAMENT_NOT_PLAYED: pgettext_lazy("coin memo", "no match played in the tournament"),
 }
 
 _STORED_BEFORE_KEYS = {

@@ -19,6 +19,9 @@ its part only through these hooks:
   `table_left(table_id)`, `closed()`;
 - both: a channel-layer message whose type names no handler of the connection goes
   to the part that has one (`chat.message` -> `chat_message(event)`).
+
+A page part's HTML replaces the page's elements of the same ids (match.js); the match page
+keeps an empty `#page-part-signal` for a part's signal (the arena's move to the next match).
 """
 
 

@@ -167,6 +167,7 @@ INSTALLED_APPS = [
     "ratings",
     "conduct",
     "quickplay",
+    "tournaments",
     "notices",
     "pwa",
     "push",
@@ -414,6 +415,12 @@ QUICKPLAY_BOTS_AFTER_SECONDS = env_int("QUICKPLAY_BOTS_AFTER_SECONDS", 50, minim
 # A waiting player whose page (or program) nobody has seen for this long left: out of the queue.
 QUICKPLAY_ABSENT_SECONDS = env_int("QUICKPLAY_ABSENT_SECONDS", 30, minimum=15)
 QUICKPLAY_CLOCK_SECONDS = 30  # the move clock of a quick table (one of games/options.py CLOCK_SECONDS)
+# Tournaments (tournaments/, docs/tournaments.md): an arena player whose arena page or arena table
+# nobody has seen this long is paused; a classic arena's bots come after this long a wait; the
+# arenas start, end and pair this often.
+TOURNAMENT_ABSENT_SECONDS = env_int("TOURNAMENT_ABSENT_SECONDS", 20, minimum=15)
+TOURNAMENT_BOTS_AFTER_SECONDS = env_int("TOURNAMENT_BOTS_AFTER_SECONDS", 20, minimum=1)
+TOURNAMENT_TICK_SECONDS = env_seconds("TOURNAMENT_TICK_SECONDS", 2.0)
 CELERY_BEAT_SCHEDULE = {
     "clock-tick": {
         "task": "games.tasks.tick",
@@ -427,6 +434,15 @@ CELERY_BEAT_SCHEDULE = {
     "quickplay-pairing": {
         "task": "quickplay.tasks.pair_waiting",
         "schedule": env_seconds("QUICKPLAY_PAIRING_SECONDS", 2.0),
+    },
+    "tournaments-tick": {  # tournaments/tasks.py: start, end and pair the arenas
+        "task": "tournaments.tasks.tick",
+        "schedule": TOURNAMENT_TICK_SECONDS,
+        "options": {"expires": max(5.0, 5 * TOURNAMENT_TICK_SECONDS)},
+    },
+    "tournaments-schedule": {  # tournaments/schedule.py: the daily arenas, made ahead, each once
+        "task": "tournaments.tasks.create_scheduled",
+        "schedule": 3600.0,
     },
     "sweep-lapsed-site-presence": {  # notices/presence.py: pages of a web process that died
         "task": "notices.tasks.sweep_presence",

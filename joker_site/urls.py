@@ -29,6 +29,7 @@ urlpatterns += i18n_patterns(
     path("lesson/", include("lessons.urls")),
     path("leaderboard/", include("ratings.urls")),
     path("quickplay/", include("quickplay.urls")),
+    path("tournaments/", include("tournaments.urls")),
     path("", include("pwa.urls")),
     path("", include("push.urls")),
     path("", include("notices.urls")),

@@ -36,6 +36,10 @@ class AuditAction(models.TextChoices):
     LIFT_MUTE = "lift_mute", _("Lifted a chat mute")
     DISMISS_REPORT = "dismiss_report", _("Dismissed a chat report")
     HIDE_MESSAGE = "hide_message", _("Hid a chat message")
+    CREATE_TOURNAMENT = "create_tournament", _("Created a tournament")
+    EDIT_TOURNAMENT = "edit_tournament", _("Edited a tournament")
+    CANCEL_TOURNAMENT = "cancel_tournament", _("Cancelled a tournament")
+    REMOVE_FROM_TOURNAMENT = "remove_from_tourn", _("Removed a player from a tournament")
 
 
 def about(*targets):

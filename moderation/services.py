@@ -7,6 +7,8 @@ A refusal raises `ModerationError` with a sentence for the staff member and
 changes nothing.
 """
 
+from contextlib import contextmanager
+
 from django.contrib.auth import get_user_model
 from django.contrib.sessions.models import Session
 from django.db import transaction
@@ -23,6 +25,7 @@ from games import live
 from games.models import Match, MatchStatus, Seat, Table, TableStatus
 from games.services.tables import close_unstarted, stand
 from joker_site.refusals import Refusal
+from tournaments import services as tournaments
 
 from . import audit
 from .bans import active_ban
@@ -234,3 +237,44 @@ def lift_pause(pause_id: int, reason: str, actor):
         WalkOut.objects.filter(pk=pause.walk_out_id).update(forgiven=True)
         return audit.record(actor, AuditAction.LIFT_PAUSE, pause, reason, details,
                             label=_("pause of %(player)s") % {"player": pause.player.display_name_text})
+
+
+# --- Tournaments (docs/tournaments.md) -----------------------------------------------------------
+
+def tournament_saved(tournament, created: bool, changed: list, actor):
+    """The audit entry of a tournament the staff created or edited in the admin (in the save's
+    transaction): which fields, and their values now."""
+    details = {"fields": {name: str(getattr(tournament, name)) for name in changed}, "status": tournament.status}
+    action = AuditAction.CREATE_TOURNAMENT if created else AuditAction.EDIT_TOURNAMENT
+    return audit.record(actor, action, tournament, "", details)
+
+
+@contextmanager
+def _tournament_refusals():
+    """A tournament's refusal, told to the staff member as a refused staff action."""
+    try:
+        yield
+    except tournaments.TournamentError as refusal:
+        raise ModerationError(message=refusal.message) from None
+
+
+def cancel_tournament(tournament_id: int, reason: str, actor):
+    """Call a tournament off (tournaments.services.cancel) and write the audit entry, together."""
+    reason = _required(reason)
+    with transaction.atomic(), _tournament_refusals():
+        tournament = tournaments.cancel(tournament_id)
+        return audit.record(actor, AuditAction.CANCEL_TOURNAMENT, tournament, reason,
+                            {"tournament_id": tournament.pk, "players": tournament.participants.count()})
+
+
+def remove_from_tournament(participant_id: int, reason: str, actor):
+    """Take a player out of a tournament (their scores stay) and write the audit entry, together."""
+    reason = _required(reason)
+    with transaction.atomic(), _tournament_refusals():
+        participant = tournaments.remove(participant_id)
+        return audit.record(actor, AuditAction.REMOVE_FROM_TOURNAMENT, participant, reason,
+                            {"tournament_id": participant.tournament_id, "player_id": participant.player_id,
+                             "score": participant.score, "played": participant.played},
+                            label=_("%(player)s in the tournament %(tournament)s") % {
+                                "player": participant.player.display_name_text,
+                                "tournament": participant.tournament.name})

@@ -96,11 +96,13 @@ def _forget_presence_holds():
     from games.services.presence import forget_holds
     from notices import presence as site_presence
     from quickplay.consumers import forget_waiting_players
+    from tournaments.consumers import forget_arena_players
 
     forget_holds()
     spectators.forget_holds()
     site_presence.forget_holds()
     forget_waiting_players()
+    forget_arena_players()
 
 
 @pytest.fixture(autouse=True)

@@ -38,7 +38,7 @@ def test_members_see_profile_and_a_log_out_button():
 def test_sections_of_other_apps_appear_once_routed_in_the_right_order():
     nav = nav_of(body(Client().get("/ru/friends/")))
     links = re.findall(r'href="([^"]+)"', nav)
-    assert links == ["/ru/lobby/", "/ru/rules/", "/ru/leaderboard/", "/ru/friends/", "/ru/coins/"]
+    assert links == ["/ru/lobby/", "/ru/rules/", "/ru/leaderboard/", "/ru/tournaments/", "/ru/friends/", "/ru/coins/"]
     assert 'href="/ru/friends/" aria-current="page"' in nav
     assert "Лобби" in nav and "Правила" in nav and "Коины" in nav
 

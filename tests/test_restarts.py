@@ -14,6 +14,7 @@ processes, a Celery worker and beat, PostgreSQL, Redis) with one web process kil
 """
 
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -88,10 +89,17 @@ class Launcher:
 def production_shape(transactional_db, tmp_path):
     env = production_environment(tmp_path, "restart-test", DISCONNECT_GRACE_SECONDS=str(GRACE_SECONDS),
                                  SWEEP_INTERVAL_SECONDS="1")
-    launcher = Launcher(env, tmp_path / "logs")
+    with launched(env, tmp_path / "logs") as launcher:
+        yield launcher
+
+
+@contextlib.contextmanager
+def launched(env, log_dir):
+    """The production shape started (both web processes listening), stopped when done."""
+    launcher = Launcher(env, log_dir)
     try:
         deadline = time.monotonic() + START_TIMEOUT
-        while len(launcher.web()) < 2 or not _listening(tmp_path / "logs", 2):
+        while len(launcher.web()) < 2 or not _listening(log_dir, 2):
             assert launcher.process.poll() is None, "".join(launcher.lines)
             assert time.monotonic() < deadline, "the production shape did not start:\n" + "".join(launcher.lines)
             time.sleep(0.2)

@@ -1,0 +1,143 @@
+"""Tournaments (docs/tournaments.md): the arena's rows.
+
+A `Tournament` runs from `starts_at` for `minutes`; a `Participant` is one player in it
+(their score, their streak, whether the pairing may seat them); an `ArenaGame` is one
+match the arena seated (its table, and whether its result was counted); a `Result` is
+one participant's outcome of one such match, written once (unique per game and
+participant), in the transaction that finished the match.
+"""
+
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from coins.stakes import TABLE_STAKES
+from games import options
+from games.models import Variant
+
+
+class Status(models.TextChoices):
+    UPCOMING = "upcoming", _("Upcoming")
+    RUNNING = "running", _("Running")
+    FINISHED = "finished", _("Finished")
+    CANCELLED = "cancelled", _("Cancelled")
+
+
+class Tournament(models.Model):
+    name = models.CharField(max_length=100)
+    variant = models.CharField(max_length=10, choices=Variant.choices)
+    starts_at = models.DateTimeField(db_index=True)
+    minutes = models.PositiveSmallIntegerField(default=60)
+    clock_seconds = models.PositiveSmallIntegerField(default=options.DEFAULT_CLOCK_SECONDS)
+    game_type = models.CharField(max_length=10, choices=options.GAME_TYPE_CHOICES, default=options.DEFAULT_GAME_TYPE)
+    target = models.PositiveSmallIntegerField(default=options.DEFAULT_TARGET)  # Japanese: the points to win
+    # Classic only: bots take the chairs nobody in the arena can take (a bot's seat scores nothing).
+    fill_with_bots = models.BooleanField(default=False)
+    rated = models.BooleanField(default=True)
+    # Domino Coin held when joining (0: free), one of coins' table stakes; the pool goes to the podium.
+    entry_fee = models.PositiveIntegerField(default=0)
+    settled = models.BooleanField(default=False)  # the fees refunded and the prizes paid (services.settle)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.UPCOMING, db_index=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    # A daily arena of the schedule (tournaments/schedule.py): its day, game and hour; unique, so
+    # beat never makes it twice. Empty for the staff's own tournaments.
+    schedule_key = models.CharField(max_length=40, null=True, blank=True, unique=True, editable=False)
+
+    class Meta:
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+        ordering = ["starts_at", "pk"]
+        # The staff's audited actions (moderation/admin/tournaments.py, docs/moderation.md).
+        permissions = [("cancel_tournament", "Can cancel a tournament"),
+                       ("remove_participant", "Can remove a player from a tournament")]
+        constraints = [
+            models.CheckConstraint(condition=Q(fill_with_bots=False) | Q(variant=Variant.CLASSIC),
+                                   name="tournament_bots_classic_only"),
+            models.CheckConstraint(condition=Q(minutes__gte=1), name="tournament_lasts"),
+            models.CheckConstraint(condition=Q(entry_fee__in=(0,) + TABLE_STAKES), name="tournament_fee_allowed"),
+        ]
+
+    def __str__(self):
+        return self.name
+
+    @property
+    def shown_name(self) -> str:
+        """The name in the active language: the schedule's names are msgids; a name the staff
+        wrote is shown as written."""
+        return gettext(self.name)
+
+    @property
+    def escrow_key(self) -> str:
+        """The ledger's escrow of the entry fees (coins/services.py)."""
+        return f"tournament:{self.pk}"
+
+    @property
+    def ends_at(self):
+        return self.starts_at + timezone.timedelta(minutes=self.minutes)
+
+
+class ParticipantStatus(models.TextChoices):
+    ACTIVE = "active", _("Playing")
+    PAUSED = "paused", _("Paused")
+    WITHDRAWN = "withdrawn", _("Left the arena")
+    REMOVED = "removed", _("Removed by the staff")
+
+
+class Participant(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="participants")
+    player = models.ForeignKey("accounts.Player", on_delete=models.CASCADE, related_name="tournament_entries")
+    status = models.CharField(max_length=10, choices=ParticipantStatus.choices, default=ParticipantStatus.ACTIVE)
+    score = models.IntegerField(default=0)
+    streak = models.PositiveSmallIntegerField(default=0)  # wins (classic: firsts) in a row
+    played = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    rating = models.IntegerField(default=1000)  # the shown rating when joining: the second key of the pairing
+    # The arena table the player sits at now (null: waiting, paused or gone).
+    game = models.ForeignKey("ArenaGame", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    # Refreshed while a page of the player follows the arena (tournaments/consumers.py) or sits at its table.
+    seen_at = models.DateTimeField(default=timezone.now)
+    # Since when the player waits for a table (classic with bots: they come after TOURNAMENT_BOTS_AFTER_SECONDS).
+    waiting_since = models.DateTimeField(default=timezone.now)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("tournament player")
+        verbose_name_plural = _("tournament players")
+        constraints = [models.UniqueConstraint(fields=["tournament", "player"], name="tournament_join_once")]
+        indexes = [models.Index(fields=["tournament", "status", "game"])]
+
+    def __str__(self):
+        return f"{self.player} in {self.tournament_id}"
+
+    @property
+    def on_fire(self) -> bool:
+        """Two wins in a row: the next win counts double (the flame beside the name)."""
+        return self.streak >= 2
+
+
+class ArenaGame(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="games")
+    table = models.OneToOneField("games.Table", on_delete=models.CASCADE, related_name="arena_game")
+    players = models.ManyToManyField(Participant, related_name="games")
+    created_at = models.DateTimeField(auto_now_add=True)
+    # Set once, in the transaction that finished its match: its results counted (or not, after the end).
+    finished_at = models.DateTimeField(null=True, blank=True)
+    counted = models.BooleanField(default=False)
+
+    class Meta:
+        verbose_name = _("arena game")
+        verbose_name_plural = _("arena games")
+
+
+class Result(models.Model):
+    game = models.ForeignKey(ArenaGame, on_delete=models.CASCADE, related_name="results")
+    participant = models.ForeignKey(Participant, on_delete=models.CASCADE, related_name="results")
+    place = models.PositiveSmallIntegerField()
+    points = models.PositiveSmallIntegerField()
+    doubled = models.BooleanField(default=False)
+    left = models.BooleanField(default=False)  # resigned, forfeited or walked out: 0, streak broken
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "participant"], name="tournament_result_once")]

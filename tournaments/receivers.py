@@ -1,0 +1,21 @@
+"""What tournaments hears from the games app (games/events.py), connected in TournamentsConfig.ready()."""
+
+from games import events
+
+from . import services
+
+
+def on_match_finished(sender, event: events.MatchFinished, match, state, **kwargs) -> None:
+    """An arena match is scored once, in its finishing transaction; its players are paired after the commit."""
+    services.match_finished(event.table_id, event.reason, match, state)
+
+
+def on_player_left(sender, event: events.PlayerLeft, **kwargs) -> None:
+    """Losing an arena match by absence pauses the player (no seat for someone who is not there)."""
+    if event.reason == "forfeit":
+        services.player_forfeited(event.table_id, event.player_id)
+
+
+def connect() -> None:
+    events.match_finished.connect(on_match_finished, dispatch_uid="tournaments.on_match_finished")
+    events.player_left.connect(on_player_left, dispatch_uid="tournaments.on_player_left")

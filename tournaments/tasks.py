@@ -1,0 +1,20 @@
+"""The arenas' clock: start, end and pair (beat's `tournaments-tick`, joker_site/settings.py)."""
+
+from celery import shared_task
+
+from . import services
+
+
+@shared_task(ignore_result=True)
+def tick() -> None:
+    """Overlapping or doubled runs are harmless: starting and ending are conditional updates,
+    and each pairing locks its tournament's row."""
+    services.tick()
+
+
+@shared_task(ignore_result=True)
+def create_scheduled() -> int:
+    """Today's and tomorrow's daily arenas, each made once (beat's `tournaments-schedule`)."""
+    from .schedule import create_scheduled as create
+
+    return len(create())

@@ -1,0 +1,126 @@
+"""The tournament pages: the list, one tournament (live while it runs, its final page once over),
+joining and leaving (plain form posts), and "where is my match" for the live pages."""
+
+from django.contrib import messages
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from accounts.players import player_for_request
+
+from . import services
+from .models import Participant, ParticipantStatus, Result, Status, Tournament
+
+STANDINGS_SHOWN = 20
+HOME_SHOWN = 3
+
+
+def tournament_list(request):
+    now = timezone.now()
+    everything = Tournament.objects.exclude(status=Status.CANCELLED)
+    context = {
+        "running": list(everything.filter(status=Status.RUNNING)),
+        "upcoming": list(everything.filter(status=Status.UPCOMING).order_by("starts_at")[:20]),
+        "finished": list(everything.filter(status=Status.FINISHED).order_by("-starts_at")[:20]),
+        "now": now,
+    }
+    return render(request, "tournaments/list.html", context)
+
+
+def home_section_context(player) -> dict:
+    """The home page's tournaments (games.views.add_to_home_page): what runs now and what comes next."""
+    return {"home_tournaments": list(Tournament.objects.filter(status__in=(Status.RUNNING, Status.UPCOMING))
+                                     .order_by("starts_at")[:HOME_SHOWN])}
+
+
+def live_context(tournament: Tournament, player) -> dict:
+    """What the tournament page's live part shows this player now."""
+    table = services.standings(tournament)
+    for place, participant in enumerate(table, start=1):
+        participant.place = place
+    mine = next((p for p in table if player is not None and p.player_id == player.pk), None)
+    playing = {}
+    for p in table:
+        if p.game is not None and p.game.finished_at is None:
+            playing.setdefault(p.game_id, {"table": p.game.table_id, "players": []})["players"].append(p)
+    return {
+        "tournament": tournament,
+        "standings": table[:STANDINGS_SHOWN],
+        "mine": mine,
+        "mine_below": mine is not None and mine.place > STANDINGS_SHOWN,
+        "playing_now": list(playing.values()),
+        "joined": mine is not None and mine.status == ParticipantStatus.ACTIVE,
+        "paused": mine is not None and mine.status == ParticipantStatus.PAUSED,
+        "removed": mine is not None and mine.status == ParticipantStatus.REMOVED,
+    }
+
+
+def final_context(tournament: Tournament) -> dict:
+    table = services.standings(tournament)
+    results = {}
+    for result in (Result.objects.filter(game__tournament=tournament).select_related("game")
+                   .order_by("game__finished_at", "pk")):
+        results.setdefault(result.participant_id, []).append(result)
+    for place, participant in enumerate(table, start=1):
+        participant.place = place
+        participant.match_results = results.get(participant.pk, [])
+    return {"tournament": tournament, "podium": table[:3], "everyone": table}
+
+
+def detail(request, tournament_id):
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    player = player_for_request(request, create=False)
+    if tournament.status == Status.FINISHED:
+        return render(request, "tournaments/final.html", final_context(tournament))
+    context = live_context(tournament, player)
+    context["member"] = player is not None and not player.is_guest
+    return render(request, "tournaments/detail.html", context)
+
+
+def live(request, tournament_id):
+    """The live part alone (the page's socket asks for it when the standings changed)."""
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    if tournament.status == Status.FINISHED and request.htmx:
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = reverse("tournaments:detail", kwargs={"tournament_id": tournament.pk})
+        return response
+    player = player_for_request(request, create=False)
+    return render(request, "tournaments/_live.html", live_context(tournament, player))
+
+
+def go(request, tournament_id):
+    """Where the player's arena match is: the live pages ask when the pairing seated them."""
+    player = player_for_request(request, create=False)
+    table_id = (Participant.objects.filter(tournament_id=tournament_id, player=player, game__finished_at__isnull=True)
+                .values_list("game__table_id", flat=True).first()) if player is not None else None
+    response = HttpResponse(status=204)
+    if table_id is not None:
+        response["HX-Redirect"] = reverse("table", kwargs={"table_id": table_id})
+    return response
+
+
+@require_POST
+def join(request, tournament_id):
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    player = player_for_request(request, create=False)
+    try:
+        participant = services.join(player, tournament)
+    except services.TournamentError as refusal:
+        messages.error(request, refusal.message)
+        return redirect("tournaments:detail", tournament_id=tournament.pk)
+    participant.refresh_from_db()
+    if participant.game_id is not None:
+        return redirect("table", table_id=participant.game.table_id)
+    return redirect("tournaments:detail", tournament_id=tournament.pk)
+
+
+@require_POST
+def leave(request, tournament_id):
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    try:
+        services.leave(player_for_request(request, create=False), tournament)
+    except services.TournamentError as refusal:
+        messages.error(request, refusal.message)
+    return redirect("tournaments:detail", tournament_id=tournament.pk)
