@@ -41,15 +41,29 @@ class DatabaseUnavailable(Refusal):
 
 def is_database_away(exc: BaseException) -> bool:
     """Whether `exc` (or what caused it) is the database being unreachable, not a fault of ours:
-    Django's OperationalError (refused, closed, terminated by the administrator) or
-    InterfaceError (a connection already closed)."""
-    seen = set()
-    while exc is not None and id(exc) not in seen:
-        if isinstance(exc, OperationalError | InterfaceError):
-            return True
-        seen.add(id(exc))
+    an OperationalError (refused, closed, terminated by the administrator) or an
+    InterfaceError (a connection already closed), Django's or psycopg's."""
+    chain = []
+    while exc is not None and all(exc is not seen for seen in chain):
+        chain.append(exc)
         exc = exc.__cause__ or exc.__context__
-    return False
+    if any(_database_is_there(getattr(link, "sqlstate", None) or "") for link in chain):
+        return False  # a deadlock, a conflict, a statement cancelled or a lock refused: the database answered
+    return any(isinstance(link, _AWAY) for link in chain)
+
+
+try:  # psycopg's own, where Django does not wrap them (a pipeline's exit, a connection's close)
+    import psycopg
+
+    _AWAY = (OperationalError, InterfaceError, psycopg.OperationalError, psycopg.InterfaceError)
+except ImportError:  # SQLite only
+    _AWAY = (OperationalError, InterfaceError)
+
+
+def _database_is_there(sqlstate: str) -> bool:
+    """PostgreSQL's codes for a refusal of this statement or transaction (class 40: a deadlock,
+    a serialization failure; 57014: cancelled; 55P03: a lock not available), not of the connection."""
+    return sqlstate.startswith("40") or sqlstate in ("57014", "55P03")
 
 
 class _Outage:
@@ -71,17 +85,14 @@ class _Outage:
                     where, first_line)
 
     def check_back(self) -> None:
-        """After a call that succeeded while an outage is noted: end it if the database answers."""
+        """After a call that succeeded while an outage is noted, on its thread: the outage is over
+        if the call holds a working connection (the thread dropped any it had from before the
+        outage, so this one was opened since: the database answered)."""
         if self.began is None:
             return
         connection = connections[DEFAULT_DB_ALIAS]
-        try:
-            connection.ensure_connection()
-            usable = connection.is_usable()
-        except (OperationalError, InterfaceError):
-            return  # still away
-        if not usable:
-            return
+        if connection.connection is None or connection.errors_occurred:
+            return  # the call did not reach the database: nothing is known
         with self._lock:
             if self.began is None:
                 return

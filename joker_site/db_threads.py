@@ -157,6 +157,7 @@ def _call_in_thread(loop, func, language, args, kwargs):
         close_old_connections()
         with translation.override(language):
             result = func(*args, **kwargs)
+        outage.check_back()
     except Exception as exc:
         if not is_database_away(exc):
             raise
@@ -166,7 +167,6 @@ def _call_in_thread(loop, func, language, args, kwargs):
         raise DatabaseUnavailable() from exc
     finally:
         _close_old_connections_quietly()
-    outage.check_back()
     return result
 
 
