@@ -17,7 +17,8 @@ from django.utils.translation import gettext as _
 
 from accounts.languages import in_language, page_socket_language
 from accounts.sockets import MemberSocket
-from joker_site.db_threads import in_thread, move_in_thread
+from joker_site.db_outage import DatabaseUnavailable
+from joker_site.db_threads import in_thread, move_in_thread, unless_database_away
 from joker_site.frame_budget import BudgetedFrames
 from joker_site.refusals import Refusal
 
@@ -98,6 +99,13 @@ class TableConsumer(DispatchWithoutHop, BudgetedFrames, MemberSocket, AsyncWebso
     in_sight = False  # whether this seat's page said it is in sight (counted in presence)
 
     async def connect(self):
+        try:
+            await self._connect()
+        except DatabaseUnavailable:  # said once per outage; htmx opens the socket again
+            self.closing = True
+            await self.close(code=CLOSE_TRY_AGAIN_LATER)
+
+    async def _connect(self):
         from accounts.players import player_for_scope
 
         self.closing = False
@@ -148,10 +156,10 @@ class TableConsumer(DispatchWithoutHop, BudgetedFrames, MemberSocket, AsyncWebso
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
         if getattr(self, "seat_id", None):
-            await in_thread(presence.disconnected)(self.seat_id)
+            await unless_database_away(in_thread(presence.disconnected)(self.seat_id))
         if getattr(self, "spectator_id", None):
             spectator_id, self.spectator_id = self.spectator_id, None
-            await in_thread(spectators.went)(spectator_id)
+            await unless_database_away(in_thread(spectators.went)(spectator_id))
 
     async def refuse_watcher(self, refusal):
         """Someone without a seat may not watch this match (services/spectators.py): say why, close (4403)."""
@@ -181,6 +189,8 @@ class TableConsumer(DispatchWithoutHop, BudgetedFrames, MemberSocket, AsyncWebso
             return
         try:
             await self.answer(text_data)
+        except Refusal as refusal:  # the database away (joker_site/db_outage.py): say so, the page may retry
+            await self.send_error(refusal.message)
         except Exception:
             # A fault of ours must not close a seat's socket (its disconnect grace would start).
             log.exception("table %s: a frame failed", self.table_id)
@@ -329,6 +339,7 @@ def parse_browser_frame(text_data) -> dict:
 
 
 CLOSE_WATCH_REFUSED = 4403
+CLOSE_TRY_AGAIN_LATER = 1013  # the database was away when the socket opened
 
 
 def _refusal_fragment(table_id, player, refusal, language) -> str:

@@ -38,6 +38,7 @@ import weakref
 
 from django.conf import settings
 
+from joker_site.db_outage import DatabaseUnavailable
 from joker_site.db_threads import move_began, moves_begun, moves_settled
 
 log = logging.getLogger(__name__)
@@ -57,6 +58,8 @@ _turns_of_loop: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Turns]" =
 
 # A move stuck behind a lock must not hold every update of the process for long.
 GATE_LONGEST_SECONDS = 1.0
+# An update the database's absence stopped is drawn again this often until it goes out.
+RETRY_WHILE_AWAY_SECONDS = 0.5
 
 
 def _this_loops_turns() -> _Turns:
@@ -127,12 +130,19 @@ class LaterUpdates:
     async def _draw_in_turns(self, table_id, draw):
         try:
             while table_id in self._wanted:
+                away = False
                 async with notice_turn():
                     version = self._wanted.pop(table_id)  # a notice from now on asks for the next one
                     try:
                         await draw(version)
+                    except DatabaseUnavailable:  # said once per outage (joker_site/db_outage.py)
+                        away = True
+                        self._wanted[table_id] = newest(self._wanted[table_id], version) \
+                            if table_id in self._wanted else version
                     except Exception:  # the socket stays open: its next notice or resync draws it again
                         log.exception("table %s: an update failed", table_id)
+                if away:  # the same update again soon, out of the turns: no other notice may come to ask for it
+                    await asyncio.sleep(RETRY_WHILE_AWAY_SECONDS)
         finally:
             if self._tasks.get(table_id) is asyncio.current_task():
                 del self._tasks[table_id]  # no await since the loop's test: a new want starts a new task

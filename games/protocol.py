@@ -30,7 +30,8 @@ from accounts.sockets import (
     token_group,
     user_group,
 )
-from joker_site.db_threads import in_thread, move_in_thread
+from joker_site.db_outage import DatabaseUnavailable
+from joker_site.db_threads import in_thread, move_in_thread, unless_database_away
 from joker_site.frame_budget import BudgetedFrames
 from joker_site.refusals import Refusal  # every service's refusals are one, sent as they are
 
@@ -57,6 +58,7 @@ log = logging.getLogger(__name__)
 PROTOCOL_VERSION = 1
 LANGUAGES = tuple(code for code, _name in settings.LANGUAGES)
 CLOSE_UNAUTHENTICATED = CLOSE_CREDENTIALS_GONE  # at the handshake, or later when the token or account goes
+CLOSE_TRY_AGAIN_LATER = 1013  # the handshake met the database away (`unavailable`)
 
 
 class TokenOrSameOrigin:
@@ -86,7 +88,10 @@ class TokenOrSameOrigin:
         if authorization is not None:
             from accounts.tokens import allows, token_for_handshake
 
-            token = await in_thread(token_for_handshake)(authorization)
+            try:
+                token = await in_thread(token_for_handshake)(authorization)
+            except DatabaseUnavailable as away:
+                return await self._say_unavailable(away, receive, send)
             if token is not None:
                 if not allows(token, "watch"):
                     return await self.deny(scope, receive, send)
@@ -95,6 +100,15 @@ class TokenOrSameOrigin:
         if not self.same_origin(scope):
             return await self.deny(scope, receive, send)
         return await self.application(scope, receive, send)
+
+    @staticmethod
+    async def _say_unavailable(away, receive, send):
+        """The token could not be looked at (the database away): the `unavailable` error, then
+        the close code 1013 (try again later)."""
+        await receive()  # websocket.connect
+        await send({"type": "websocket.accept"})
+        await send({"type": "websocket.send", "text": encode_frame(error_frame(away))})
+        await send({"type": "websocket.close", "code": CLOSE_TRY_AGAIN_LATER})
 
     @classmethod
     def same_origin(cls, scope) -> bool:
@@ -142,6 +156,14 @@ class PlayConsumer(DispatchWithoutHop, BudgetedFrames, AsyncWebsocketConsumer):
         self.spectator_rows = {}  # table id -> Spectator row of this socket, at tables it follows without a seat
         self.credential_groups = []  # the token's and the member's groups (accounts/sockets.py)
         await self.accept()
+        try:
+            await self._authenticate()
+        except DatabaseUnavailable as away:  # said once per outage: the program tries again
+            self.player = None
+            await self.send_json(error_frame(away))
+            await self.close(code=CLOSE_TRY_AGAIN_LATER)
+
+    async def _authenticate(self):
         authorization = header_of(self.scope, b"authorization")
         if authorization is not None:
             player, token_id = await in_thread(_credentials_for_authorization)(authorization)
@@ -185,11 +207,11 @@ class PlayConsumer(DispatchWithoutHop, BudgetedFrames, AsyncWebsocketConsumer):
         for table_id in list(self.tables):
             await self.channel_layer.group_discard(table_group(table_id), self.channel_name)
         for seat_id in self.presence_seats.values():
-            await in_thread(presence.disconnected)(seat_id)
+            await unless_database_away(in_thread(presence.disconnected)(seat_id))
         for part in getattr(self, "parts", ()):
             await part.closed()
         for row_id in self.spectator_rows.values():
-            await in_thread(spectators.went)(row_id)
+            await unless_database_away(in_thread(spectators.went)(row_id))
         self.tables.clear()
         self.presence_seats.clear()
         self.spectator_rows.clear()

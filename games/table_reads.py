@@ -16,6 +16,7 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
+from joker_site.db_outage import log_failure
 from joker_site.db_threads import in_thread
 
 log = logging.getLogger(__name__)
@@ -210,8 +211,8 @@ async def read_once(table_id, version):
         task = flight[1]
     try:
         await asyncio.shield(task)
-    except Exception:  # the connection's own read, in its thread, will say what is wrong
-        log.exception("table %s: the shared read failed", table_id)
+    except Exception:  # noqa: BLE001 (log_failure logs it) the connection's own read, in its thread, will say what is wrong
+        log_failure(log, "table %s: the shared read failed", table_id)
 
 
 def _read_for_views(table_id, version) -> None:
@@ -293,8 +294,8 @@ async def follow_move_notice(event) -> None:
     if flight is not None and flight[0] == event["version"] - 1:
         try:
             await asyncio.shield(flight[1])
-        except Exception:  # the connection reads for itself
-            log.exception("table %s: the read a notice waited for failed", event.get("table"))
+        except Exception:  # noqa: BLE001 (log_failure logs it) the connection reads for itself
+            log_failure(log, "table %s: the read a notice waited for failed", event.get("table"))
             return
         if take_move_notice(event):
             return
@@ -312,8 +313,8 @@ async def _follow_dealt_notice(event) -> None:
         task.add_done_callback(lambda done: _dealt_in_flight.pop(key, None))
     try:
         await asyncio.shield(task)
-    except Exception:  # the connection reads for itself
-        log.exception("table %s: reading the log row of version %s failed", *key)
+    except Exception:  # noqa: BLE001 (log_failure logs it) the connection reads for itself
+        log_failure(log, "table %s: reading the log row of version %s failed", *key)
 
 
 def remember_outcome(outcome, started) -> TableRead:

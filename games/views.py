@@ -14,7 +14,7 @@ from .forms import FORM_BY_VARIANT, JoinForm
 from .models import Table, TableStatus, Variant, Visibility
 from .options import STAKES
 from .services import tables as table_service
-from .services.lobby import running_matches, visible_open_tables, with_waiting_players
+from .services.lobby import open_tables_page, running_matches, visible_open_tables
 from .services.spectators import watch_refusal
 
 HOME_LIST_LENGTH = 5
@@ -72,10 +72,26 @@ def _lobby_filters(request):
     return variant, stake
 
 
+def _lobby_page_number(request) -> int:
+    try:
+        number = int(request.GET.get("page", 1))
+    except ValueError:
+        return 1
+    return min(max(number, 1), LOBBY_LAST_PAGE)
+
+
+LOBBY_LAST_PAGE = 1000  # a page number past it reads as this one (it is past the end: the first page)
+
+
 def lobby_context(request, player):
     variant, stake = _lobby_filters(request)
+    page = open_tables_page(player, variant=variant, stake=stake, number=_lobby_page_number(request))
+    filters = {name: value for name, value in (("variant", variant), ("stake", stake)) if value is not None}
     return {
-        "tables": with_waiting_players(visible_open_tables(player, variant=variant, stake=stake)),
+        "tables": page.tables,
+        "page": page,
+        "previous_page_query": urlencode({**filters, "page": page.number - 1}) if page.number > 1 else "",
+        "next_page_query": urlencode({**filters, "page": page.number + 1}) if page.has_next else "",
         "running": running_matches(player, variant=variant, stake=stake),
         "filter_variant": variant or "",
         "filter_stake": "" if stake is None else stake,

@@ -32,6 +32,8 @@ from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, close_old_connections, connections
 from django.utils import translation
 
+from .db_outage import DatabaseUnavailable, is_database_away, outage
+
 _db_executor = ThreadPoolExecutor(max_workers=settings.PROTOCOL_DB_THREADS, thread_name_prefix="socket-db")
 # A player's own move has threads of its own: in the shared pool it waited behind every
 # other seat's update the process was drawing (a first-in, first-out queue), and under load
@@ -150,12 +152,55 @@ def _call_in_thread(loop, func, language, args, kwargs):
     SyncToAsync.threadlocal.main_event_loop_pid = os.getpid()
     with _thread_connections_lock:
         _thread_connections.add(connections[DEFAULT_DB_ALIAS])
-    close_old_connections()
     try:
-        with translation.override(language):
-            return func(*args, **kwargs)
-    finally:
+        _drop_connection_older_than_the_outage()
         close_old_connections()
+        with translation.override(language):
+            result = func(*args, **kwargs)
+        outage.check_back()
+    except Exception as exc:
+        if not is_database_away(exc):
+            raise
+        # PostgreSQL away: a clear refusal the client may retry, and one log line per outage
+        # (joker_site/db_outage.py), not a traceback per call.
+        outage.noted(exc, getattr(func, "__qualname__", "a socket call"))
+        raise DatabaseUnavailable() from exc
+    finally:
+        _close_old_connections_quietly()
+    return result
+
+
+_thread_generation = threading.local()
+
+
+def _drop_connection_older_than_the_outage() -> None:
+    """A connection this thread opened before the database went away may have been ended by it
+    (a restart, pg_terminate_backend): close it, so the call opens a new one."""
+    if getattr(_thread_generation, "value", 0) != outage.generation:
+        _thread_generation.value = outage.generation
+        try:
+            connections[DEFAULT_DB_ALIAS].close()
+        except Exception as exc:
+            if not is_database_away(exc):
+                raise
+
+
+async def unless_database_away(call) -> None:
+    """Await `call` (a coroutine of `in_thread`), giving up if the database is away: for what a
+    closing socket tells the database, which the heartbeat and the sweeper set right once it is
+    back (a seat no process holds is released when it goes unseen). Said once per outage."""
+    try:
+        await call
+    except DatabaseUnavailable:
+        pass
+
+
+def _close_old_connections_quietly():
+    try:
+        close_old_connections()
+    except Exception as exc:  # closing a connection the database already dropped
+        if not is_database_away(exc):
+            raise
 
 
 def close_thread_connections():

@@ -16,11 +16,32 @@ import threading
 from asgiref.sync import AsyncToSync, SyncToAsync
 from channels.layers import get_channel_layer
 from django.db import transaction
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 log = logging.getLogger(__name__)
 
 _in_flight = set()  # the notices handed to the server's loop and not yet sent (a task needs a reference)
 _in_flight_lock = threading.Lock()
+
+_layer_away = threading.Event()  # set while the channel layer's Redis cannot be reached
+
+
+def _note_outcome(group: str, error: BaseException | None) -> None:
+    """A send's outcome. Redis away is said once until a send succeeds again (the sockets catch
+    up when it is back: joker_site/channel_layer.py), not a traceback per notice; any other
+    failure is logged whole."""
+    if error is None:
+        if _layer_away.is_set():
+            _layer_away.clear()
+            log.warning("notices reach the channel layer again")
+        return
+    if isinstance(error, ConnectionError | OSError | RedisConnectionError):
+        if not _layer_away.is_set():
+            _layer_away.set()
+            log.warning("notices are lost while the channel layer cannot be reached (%s)", error)
+        return
+    log.error("broadcast to %s failed", group, exc_info=error)
+
 
 def group_send(group: str, message: dict) -> None:
     """Send a notice to any group from synchronous code (a view, a task, a thread of the server)."""
@@ -49,8 +70,10 @@ def _send_all(messages: list[tuple[str, dict]]) -> None:
         for group, message in messages:
             try:
                 await layer.group_send(group, message)
-            except Exception:  # a broadcast failure must never undo a committed move
-                log.exception("broadcast to %s failed", group)
+            except Exception as exc:  # noqa: BLE001 (logged there) a broadcast failure must never undo a committed move
+                _note_outcome(group, exc)
+            else:
+                _note_outcome(group, None)
 
     def send_and_wait():
         try:
@@ -105,8 +128,8 @@ def _hand_to_loop(loop, layer, group: str, message: dict) -> None:
     def sent(done):
         with _in_flight_lock:
             _in_flight.discard(done)
-        if not done.cancelled() and done.exception() is not None:
-            log.error("broadcast to %s failed", group, exc_info=done.exception())
+        if not done.cancelled():
+            _note_outcome(group, done.exception())
 
     future.add_done_callback(sent)
 

@@ -25,6 +25,8 @@ from collections import Counter
 from django.conf import settings
 from django.db import close_old_connections, connections
 
+from .db_outage import is_database_away, log_failure, outage
+
 log = logging.getLogger(__name__)
 
 
@@ -151,6 +153,9 @@ def _beat_forever() -> None:
         try:
             close_old_connections()
             beat_once(guarded=True)
+        except Exception as exc:  # closing a connection the database dropped: the thread beats on
+            if not is_database_away(exc):
+                log.exception("a heartbeat failed")
         finally:
             connections.close_all()  # hold no connection between beats
 
@@ -161,10 +166,13 @@ def beat_once(guarded: bool = False) -> None:
     for kind in _kinds:
         try:
             kind.beat_now(guarded)
-        except Exception:  # a database hiccup: the next beat tries again
-            log.exception("%s: could not tell the database what this process holds", kind.name)
+        except Exception as exc:  # a database hiccup: the next beat tries again
+            if is_database_away(exc):
+                outage.noted(exc, f"the heartbeat's {kind.name}")  # said once per outage
+            else:
+                log.exception("%s: could not tell the database what this process holds", kind.name)
     for hook in _hooks:
         try:
             hook()
-        except Exception:
-            log.exception("a heartbeat hook failed")
+        except Exception:  # noqa: BLE001 (log_failure logs it)
+            log_failure(log, "a heartbeat hook failed")

@@ -323,6 +323,9 @@ ACCOUNT_EMAIL_VERIFICATION = "optional"
 # an hour; a guest seen by no request for so many days is retired by Celery beat.
 GUESTS_PER_ADDRESS_PER_HOUR = env_int("GUESTS_PER_ADDRESS_PER_HOUR", 20, minimum=1)
 GUEST_IDLE_DAYS = env_int("GUEST_IDLE_DAYS", 30, minimum=1)
+# Open tables (docs/live-match.md): a player may sit waiting at this many tables that have
+# not started, at most; creating, joining or offering a rematch beyond it is refused.
+OPEN_TABLES_PER_PLAYER = env_int("OPEN_TABLES_PER_PLAYER", 3, minimum=1)
 
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
 if EMAIL_HOST:

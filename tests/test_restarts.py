@@ -18,18 +18,12 @@ import contextlib
 import json
 import os
 import random
-import re
 import signal
-import subprocess
-import sys
-import threading
 import time
-from pathlib import Path
 
 import pytest
 import websockets
 from asgiref.sync import sync_to_async
-from e2e.site_server import DIE_WITH_PARENT
 
 from accounts.tokens import create_token
 from games import engine
@@ -37,52 +31,17 @@ from games.models import Match, MatchStatus
 from games.services import tables as table_service
 from games.services.tables import TableSettings
 from tests.factories import make_player
+from tests.restart_programs import Launcher, Program, every_program_done
 from tests.server_processes import production_environment
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True), pytest.mark.timeout_sensitive]
 
-ROOT = Path(__file__).resolve().parent.parent
-WEB_LINE = re.compile(r"web-(\d+): http://127\.0\.0\.1:(\d+)/ pid (\d+)")
 START_TIMEOUT = 90
 PLAY_TIMEOUT = 300
 GRACE_SECONDS = 4
 SHORT_CLOCK_SECONDS = 4
 KILLED = 0  # the web process killed; programs there reconnect to the other
 PLAYED_MATCHES = 3
-
-
-class Launcher:
-    """scripts/run_prod.py as a child process, its output read as it comes."""
-
-    def __init__(self, env, log_dir):
-        self.lines = []
-        self.process = subprocess.Popen(
-            [sys.executable, "-c", DIE_WITH_PARENT, sys.executable, str(ROOT / "scripts" / "run_prod.py"),
-             "--web", "2", "--port", "0", "--separate-ports", "--skip-setup", "--worker-concurrency", "1",
-             "--log-dir", str(log_dir)],
-            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
-        )
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self):
-        for line in self.process.stdout:
-            self.lines.append(line)
-
-    def web(self):
-        """{process index: (port, pid)} as last announced."""
-        found = {}
-        for line in list(self.lines):
-            match = WEB_LINE.search(line)
-            if match:
-                found[int(match.group(1))] = (int(match.group(2)), int(match.group(3)))
-        return found
-
-    def stop(self):
-        self.process.terminate()
-        try:
-            self.process.wait(30)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
 
 
 @pytest.fixture
@@ -111,80 +70,6 @@ def launched(env, log_dir):
 def _listening(log_dir, count):
     logs = [log_dir / f"web-{i}.log" for i in range(count)]
     return all(log.exists() and "Listening on TCP address" in log.read_text() for log in logs)
-
-
-class Program:
-    """A bot program that reconnects: on a lost connection it tries the other web process,
-    resyncs its table and plays on; an act it is not sure went through it sends again,
-    the same action against the same version (the server refuses it if it was applied)."""
-
-    def __init__(self, launcher, token, table_id, home, *, comes_back=True, stays_away=None):
-        self.launcher, self.token, self.table_id, self.home = launcher, token, table_id, home
-        self.first_home = home
-        self.comes_back, self.stays_away = comes_back, stays_away  # stays_away(): a coroutine to wait for
-        self.versions = []  # of every state received, in order
-        self.sent = {}  # version -> the action sent against it
-        self.final = None
-        self.reconnected_to = []
-        self.socket = None
-
-    async def _connect(self):
-        for _attempt in range(100):
-            port = self.launcher.web()[self.home][0]
-            try:
-                self.socket = await websockets.connect(
-                    f"ws://127.0.0.1:{port}/ws/play/", open_timeout=10,
-                    additional_headers={"Authorization": f"Bearer {self.token}"})
-            except (TimeoutError, OSError, websockets.InvalidHandshake):
-                self.home = 1 - self.home
-                await asyncio.sleep(0.2)
-                continue
-            await self.socket.send(json.dumps({"type": "resync", "table": self.table_id}))
-            return
-        raise AssertionError("could not reach any web process")
-
-    async def _come_back(self) -> bool:
-        """After a lost connection: reconnect to the other web process (False: this program
-        does not come back)."""
-        if not self.comes_back:
-            return False
-        if self.stays_away is not None:
-            await self.stays_away()
-        self.home = 1 - self.home
-        await self._connect()
-        self.reconnected_to.append(self.home)
-        return True
-
-    async def play(self, rng):
-        await self._connect()
-        acted = set()  # versions acted on over this connection
-        while True:
-            try:
-                frame = json.loads(await asyncio.wait_for(self.socket.recv(), 90))
-            except websockets.ConnectionClosed:
-                if not await self._come_back():
-                    return
-                acted = set()
-                continue
-            if frame["type"] != "state":
-                continue  # a refused act (stale): the position it missed follows
-            self.versions.append(frame["version"])
-            if frame["status"] != "running":
-                self.final = frame
-                await self.socket.close()
-                return
-            version, legal = frame["version"], frame["view"]["legal_actions"]
-            if legal and version not in acted:
-                acted.add(version)
-                action = self.sent.get(version) or {k: v for k, v in rng.choice(legal).items() if k != "seat"}
-                self.sent[version] = action
-                try:
-                    await self.socket.send(json.dumps(
-                        {"type": "act", "match": frame["match"], "version": version, "action": action}))
-                except websockets.ConnectionClosed:  # the process died between the position and the act
-                    if not await self._come_back():
-                        return
-                    acted = set()  # the resync brings the position again, and the same act goes out
 
 
 @sync_to_async
@@ -265,12 +150,7 @@ async def test_killing_one_web_process_mid_match_loses_no_action_and_every_timer
     killed_port, killed_pid = production_shape.web()[KILLED]
     os.kill(killed_pid, signal.SIGKILL)
 
-    done, pending = await asyncio.wait(playing, timeout=PLAY_TIMEOUT)
-    for task in pending:
-        task.cancel()
-    for task in done:
-        task.result()  # a program's own failure shows here
-    assert not pending, "some programs never saw their match end"
+    await every_program_done(playing, PLAY_TIMEOUT)
 
     # run_prod started the killed process again, on its port, and it serves.
     port, pid = production_shape.web()[KILLED]

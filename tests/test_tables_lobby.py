@@ -1,5 +1,6 @@
 """Creating tables, the lobby list, sitting down and standing up."""
 
+import re
 import threading
 
 import pytest
@@ -8,7 +9,7 @@ from django.test.utils import CaptureQueriesContext
 
 from games.models import Seat, Table, TableStatus, Visibility
 from games.services import tables as table_service
-from games.services.lobby import visible_open_tables
+from games.services.lobby import OPEN_TABLES_PAGE_LENGTH, visible_open_tables
 from games.services.tables import TableError, TableSettings
 from tests.factories import make_friends, make_guest, make_player
 
@@ -121,15 +122,16 @@ def test_guest_is_refused_at_a_coin_table_with_a_message():
     assert refused.value.code == "guest_coins"
 
 
-def _lobby_queries(client):
+def _lobby_queries(client, path="/en/lobby/"):
     with CaptureQueriesContext(connection) as queries:
-        response = client.get("/en/lobby/")
+        response = client.get(path)
     assert response.status_code == 200
     return len(queries), response.content.decode().count('class="table-row"')
 
 
 @pytest.mark.django_db
-def test_lobby_runs_the_same_number_of_queries_for_5_and_200_tables(client):
+def test_lobby_runs_the_same_number_of_queries_for_5_and_200_tables(client, settings):
+    settings.OPEN_TABLES_PER_PLAYER = 40  # five hosts make the 200 tables
     creators = [make_player(f"c{i}") for i in range(5)]
 
     def add_tables(count):
@@ -143,8 +145,62 @@ def test_lobby_runs_the_same_number_of_queries_for_5_and_200_tables(client):
     assert rows == 5
     add_tables(195)
     queries_for_200, rows = _lobby_queries(client)
-    assert rows == 200
+    assert rows == OPEN_TABLES_PAGE_LENGTH
     assert queries_for_5 == queries_for_200
+
+
+def _lobby_refetch(client, query=""):
+    """What a lobby socket's signal makes the page fetch (htmx's request for the list): its
+    queries, rows and size, digits counted as one character (table ids and names differ)."""
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(f"/en/lobby/{query}", HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    html = response.content.decode()
+    return len(queries), html.count('class="table-row"'), len(re.sub(r"\d+", "#", html))
+
+
+@pytest.mark.django_db
+def test_a_lobby_update_costs_the_same_for_25_and_60_open_tables(client, settings):
+    """Issue 36, finding 5: every lobby socket refetched the whole list on each change (40 tables
+    of one guest: 4 KB to 20 KB). The refetch is one page: the same queries and bytes."""
+    settings.OPEN_TABLES_PER_PLAYER = 60
+    host = make_guest()
+
+    def add_tables(count):
+        for _ in range(count):
+            table_service.create_table(host, TableSettings(variant="japanese", rated=False))
+
+    add_tables(25)
+    _lobby_refetch(client)  # warm up the language machinery
+    at_25 = _lobby_refetch(client)
+    add_tables(35)
+    at_60 = _lobby_refetch(client)
+    assert at_25 == at_60
+    assert at_25[1] == OPEN_TABLES_PAGE_LENGTH
+
+
+@pytest.mark.django_db
+def test_the_lobby_pages_its_open_tables_for_an_anonymous_visitor(client, settings):
+    settings.OPEN_TABLES_PER_PLAYER = 30
+    host = make_player("pager")
+    tables = [table_service.create_table(host, TableSettings(variant="classic")) for _ in range(OPEN_TABLES_PAGE_LENGTH + 5)]
+    newest_first = [table.pk for table in reversed(tables)]
+
+    def listed(html):
+        return [int(pk) for pk in re.findall(r'class="table-row" data-table-id="(\d+)"', html)]
+
+    first = client.get("/en/lobby/").content.decode()
+    assert listed(first) == newest_first[:OPEN_TABLES_PAGE_LENGTH]
+    assert "page=2" in first and "Older tables" in first and "Newer tables" not in first
+    second = client.get("/en/lobby/?page=2").content.decode()
+    assert listed(second) == newest_first[OPEN_TABLES_PAGE_LENGTH:]
+    assert "Newer tables" in second and "Older tables" not in second
+    assert 'name="page" value="2" form="lobby-filters"' in second  # the socket's refetch keeps the page
+    # A page past the end (tables started meanwhile) and a page that is no number show the first.
+    for query in ("?page=9", "?page=x", "?page=-4"):
+        assert listed(client.get(f"/en/lobby/{query}").content.decode()) == newest_first[:OPEN_TABLES_PAGE_LENGTH]
+    filtered = client.get("/en/lobby/?variant=japanese&page=2").content.decode()
+    assert listed(filtered) == [] and "No open tables right now" in filtered
 
 
 @pytest.mark.django_db(transaction=True)

@@ -11,10 +11,22 @@ the next, or when its client resyncs.
 from joker_site.events import _in_flight, _send_all, group_send  # noqa: F401  (the scripts' and tests' names)
 
 LOBBY_GROUP = "lobby"
+TABLE_GROUP_PREFIX = "table-"
 
 
 def table_group(table_id: int) -> str:
-    return f"table-{table_id}"
+    return f"{TABLE_GROUP_PREFIX}{table_id}"
+
+
+def catch_up_after_redis_returns() -> None:
+    """The notices sent while Redis was away are lost: when it is back, every table a web
+    process follows checks its version (as the sweeper's `table.check` does), and its lobby
+    pages refetch (joker_site/channel_layer.py; registered by GamesConfig.ready())."""
+    from joker_site.channel_layer import after_reconnect
+
+    after_reconnect(TABLE_GROUP_PREFIX, lambda group: {
+        "type": "table.check", "table": int(group[len(TABLE_GROUP_PREFIX):]), "version": None})
+    after_reconnect(LOBBY_GROUP, lambda group: {"type": "lobby.changed"} if group == LOBBY_GROUP else None)
 
 
 def lobby_changed() -> None:

@@ -11,6 +11,7 @@ from . import shown_ratings, spectators
 from .spectators import watchable
 
 RUNNING_LIST_LENGTH = 20  # the lobby lists the newest matches being played, this many at most
+OPEN_TABLES_PAGE_LENGTH = 20  # the lobby shows the open tables a page of this many at a time
 
 
 def visible_open_tables(player, *, variant=None, stake=None):
@@ -41,6 +42,25 @@ def visible_open_tables(player, *, variant=None, stake=None):
     if stake is not None:
         tables = tables.filter(stake=stake)
     return tables
+
+
+@dataclass(frozen=True)
+class OpenTablesPage:
+    tables: list  # with `waiting` (with_waiting_players)
+    number: int  # counted from 1
+    has_next: bool
+
+
+def open_tables_page(player, *, variant=None, stake=None, number=1) -> OpenTablesPage:
+    """One page of `visible_open_tables`, newest first, with who waits at each: what the lobby
+    renders, the same work however many tables are open. A page past the end gives the first
+    (a filter narrowed the list, or tables started)."""
+    tables = visible_open_tables(player, variant=variant, stake=stake)
+    start = (number - 1) * OPEN_TABLES_PAGE_LENGTH
+    listed = with_waiting_players(tables[start:start + OPEN_TABLES_PAGE_LENGTH + 1])
+    if not listed and number > 1:
+        return open_tables_page(player, variant=variant, stake=stake, number=1)
+    return OpenTablesPage(listed[:OPEN_TABLES_PAGE_LENGTH], number, len(listed) > OPEN_TABLES_PAGE_LENGTH)
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ same transaction: a seat and its stake exist together or not at all.
 from dataclasses import dataclass
 from dataclasses import fields as dataclass_fields
 
+from django.conf import settings as site_settings
 from django.contrib.auth.hashers import check_password, make_password
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
@@ -18,6 +19,7 @@ from django.utils.translation import gettext as _
 
 from accounts import access
 from accounts.friends import are_friends, is_blocked
+from accounts.models import Player
 from coins import memos
 from coins import services as coins
 from joker_site.refusals import Refusal
@@ -94,6 +96,7 @@ def create_table(creator, settings: TableSettings, *, sit=True) -> Table:
         )
         if sit:
             _seat_creator(table, creator)
+            _check_open_tables(creator, table)
         transaction.on_commit(broadcast.lobby_changed)
     return table
 
@@ -242,6 +245,7 @@ def _sit(table_id, player, *, password, client_key, client_address, seat_index, 
             check_table_password(table, player, password, client_key or f"player:{player.pk}", client_address)
         seat = _seat_player(table, player, seat_index)
         _start_if_full(table)
+        _check_open_tables(player, table)
         transaction.on_commit(broadcast.lobby_changed)
         transaction.on_commit(lambda: broadcast.table_changed(table.pk))
     return seat
@@ -317,6 +321,7 @@ def _create_rematch(old: Table, player) -> Table:
         **settings.table_fields(player), password_hash=old.password_hash, creator=player, rematch_of=old,
     )
     _seat_creator(table, player)
+    _check_open_tables(player, table)
     transaction.on_commit(broadcast.lobby_changed)
     return table
 
@@ -355,6 +360,22 @@ def _close(table: Table) -> None:
     table.status = TableStatus.CLOSED
     table.closed_at = timezone.now()
     table.save(update_fields=["status", "closed_at"])
+
+
+def _check_open_tables(player, table: Table) -> None:
+    """Refuse (rolling the caller's transaction back) a seat that leaves `player` waiting at more
+    than OPEN_TABLES_PER_PLAYER tables that have not started. A table that started at once
+    (bots, the last seat: start_match set its status) does not count. The player's row is
+    locked before counting, so two requests at the same moment are counted one after the other."""
+    if table.status != TableStatus.OPEN:
+        return
+    # NO KEY UPDATE: the seats just inserted hold KEY SHARE on the row, which this must not wait for.
+    Player.objects.select_for_update(no_key=True).filter(pk=player.pk).values_list("pk", flat=True).first()
+    waiting_at = Seat.objects.filter(player=player, left_at__isnull=True, table__status=TableStatus.OPEN).count()
+    if waiting_at > site_settings.OPEN_TABLES_PER_PLAYER:
+        raise TableError("too_many_tables", _(
+            "You are already waiting at as many open tables as one player may. Leave one of them, "
+            "or wait until one starts, before you open or join another."))
 
 
 def _check_may_create(creator, settings: TableSettings) -> None:
