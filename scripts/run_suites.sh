@@ -18,7 +18,7 @@ start_run() {  # name, database URL, Redis URL, half, pytest arguments...
     shift 4
     local log="var/tests/$name.log"
     TEST_HALF=$half E2E_ARTIFACTS=$E2E_ARTIFACTS DATABASE_URL=$database REDIS_URL=$redis \
-        "$PY" -m pytest -q -p no:cacheprovider "$@" >"$log" 2>&1 &
+        "$PY" -m pytest -q -p no:cacheprovider --durations=12 "$@" >"$log" 2>&1 &
     names+=("$name") pids+=($!) logs+=("$log")
 }
 

@@ -200,7 +200,9 @@ def test_the_migration_moves_stored_records_into_the_log_unchanged():
     assert {m.pk: m.record for m in OldMatch.objects.all()} == {pk: record for pk, (_v, record) in before.items()}
     executor = MigrationExecutor(connection)
     executor.loader.build_graph()
-    executor.migrate(executor.loader.graph.leaf_nodes("games"))
+    # Every app forward again: going back to games 0004 also undid the apps built on games
+    # since (tournaments), which the tests after this one use.
+    executor.migrate(executor.loader.graph.leaf_nodes())
     matches.forget_states()
     for pk, (version, record) in before.items():
         migrated = Match.objects.select_related("table").get(pk=pk)

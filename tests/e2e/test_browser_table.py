@@ -14,7 +14,15 @@ from playwright.sync_api import expect
 
 from e2e.deals import deal_seed, joker_lead_seed
 from e2e.layout import assert_nothing_cut_off
-from e2e.match_play import MATCH, centre_of, expect_newer_than, expect_table_at_rest, phase_of, version_of
+from e2e.match_play import (
+    MATCH,
+    centre_of,
+    everyone_at,
+    expect_newer_than,
+    expect_table_at_rest,
+    phase_of,
+    version_of,
+)
 from e2e.tables import match_of, seat_members
 
 CLOCK_SECONDS = 120
@@ -270,7 +278,9 @@ def test_a_japanese_table_fits_the_screen_as_the_hand_grows(new_member, snap, si
             actor.locator(f"{MATCH} details.joker-choice[open] .joker-menu button").first.click()
         else:
             choice.click(position={"x": 8, "y": 30})
-        expect_newer_than(actor, version)
+        # Both pages at the new position before the next look at whose move it is (the
+        # other page, a moment behind, once showed the deal before as the next one began).
+        everyone_at([host, guest], expect_newer_than(actor, version))
         expect_table_at_rest(host)
         count = host.locator(f"{MATCH} .hand .card-button").count()
         if count > largest and host.locator(f"{MATCH}.my-turn").count():
