@@ -54,13 +54,13 @@ class MatchFinished:
 @dataclass(frozen=True)
 class TurnBegan:
     """A version of a running match made it a member's turn (a seat a person holds, with an
-    account): push tells them when no page of theirs shows the match. `pages_in_sight`: how
-    many of that seat's match pages are in sight now (games/services/presence.py)."""
+    account): push tells them when no page of theirs shows the match (how many of the seat's
+    pages are in sight: games/services/presence.py, `pages_in_sight`)."""
 
     match_id: int
     table_id: int
     user_id: int
-    pages_in_sight: int
+    seat_id: int
 
 
 @dataclass(frozen=True)

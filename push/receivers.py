@@ -1,10 +1,14 @@
 """What push hears from the games app (games/events.py), connected in PushConfig.ready()."""
 
+import logging
+
 from django.db import transaction
 
 from games import events
 
 from . import notify
+
+log = logging.getLogger(__name__)
 
 
 def on_match_started(sender, event: events.MatchStarted, **kwargs) -> None:
@@ -26,10 +30,20 @@ def _tell_the_absent(table_id: int) -> None:
 
 def on_turn_began(sender, event: events.TurnBegan, **kwargs) -> None:
     """"Your move" to a member none of whose pages of the match is in sight (notify.your_move
-    keeps it to one per match in PUSH_YOUR_MOVE_SECONDS), once the move commits."""
-    if event.pages_in_sight == 0:
-        transaction.on_commit(lambda: notify.your_move(event.user_id, event.match_id, event.table_id,
-                                                       match_page_visible=False))
+    keeps it to one per match in PUSH_YOUR_MOVE_SECONDS), once the move commits: asking
+    the cache (and the database) is no part of the move."""
+    transaction.on_commit(lambda: _tell_if_away(event))
+
+
+def _tell_if_away(event: events.TurnBegan) -> None:
+    from games.services import presence
+
+    if presence.pages_in_sight(event.seat_id) != 0:
+        return  # a page shows the match, or the cache cannot say
+    try:
+        notify.your_move(event.user_id, event.match_id, event.table_id, match_page_visible=False)
+    except Exception:  # a push is a courtesy: the move is made whatever befalls it
+        log.exception("the 'your move' push to user %s could not be queued", event.user_id)
 
 
 def connect() -> None:

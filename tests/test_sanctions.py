@@ -10,12 +10,12 @@ from django.utils import timezone, translation
 from conduct.models import Pause, WalkOut
 from moderation.models import Ban, Mute
 from tests.factories import make_player
-from tests.replay_helpers import finished_match
+from tests.replay_helpers import seated_match
 
 
 def _rows(now):
     player = make_player("nino")
-    match, _players = finished_match()
+    match, _players = seated_match("japanese", ("tamar", "levan"))  # a walk-out needs a match
     rows = {}
     for name, end in (("ongoing", now + timedelta(hours=1)), ("ended", now - timedelta(minutes=1)),
                       ("lifted", now + timedelta(hours=1))):

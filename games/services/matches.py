@@ -35,7 +35,7 @@ from games import engine, events, fairness, pacing
 from joker_site.refusals import Refusal
 
 from ..models import BotLevel, Match, MatchAction, MatchStatus, Seat, Table, TableStatus, Variant
-from . import broadcast, clocks, match_log, presence
+from . import broadcast, clocks, match_log
 from .results import TIMEOUTS_BEFORE_GONE, standings
 
 log = logging.getLogger(__name__)
@@ -477,8 +477,7 @@ def _announce_turn(match: Match, state) -> None:
     seat = next((seat for seat in match.table.seats.all() if seat.index == to_act), None)
     if seat is None or seat.is_bot or seat.left_at is not None or seat.player is None or seat.player.user_id is None:
         return
-    events.announce(events.TurnBegan(match.pk, match.table_id, seat.player.user_id,
-                                     presence.pages_in_sight(seat.pk)))
+    events.announce(events.TurnBegan(match.pk, match.table_id, seat.player.user_id, seat.pk))
 
 
 def _store(match: Match, state) -> list:

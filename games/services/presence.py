@@ -20,6 +20,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
+from redis.exceptions import RedisError
 
 from joker_site import heartbeat
 
@@ -137,19 +138,28 @@ def page_in_sight(seat_id: int, in_sight: bool) -> None:
     from django.core.cache import cache
 
     key = _sight_key(seat_id)
-    cache.add(key, 0, SIGHT_SECONDS)
     try:
-        count = cache.incr(key) if in_sight else cache.decr(key)
-    except ValueError:  # the key expired in between
-        cache.set(key, 1 if in_sight else 0, SIGHT_SECONDS)
-        return
-    if count < 0:
-        cache.set(key, 0, SIGHT_SECONDS)
-    else:
-        cache.touch(key, SIGHT_SECONDS)
+        cache.add(key, 0, SIGHT_SECONDS)
+        try:
+            count = cache.incr(key) if in_sight else cache.decr(key)
+        except ValueError:  # the key expired in between
+            cache.set(key, 1 if in_sight else 0, SIGHT_SECONDS)
+            return
+        if count < 0:
+            cache.set(key, 0, SIGHT_SECONDS)
+        else:
+            cache.touch(key, SIGHT_SECONDS)
+    except (RedisError, OSError):  # Redis away: a push may be missed or sent, the page works on
+        log.warning("pages in sight of seat %s: the cache is unavailable", seat_id)
 
 
-def pages_in_sight(seat_id: int) -> int:
+def pages_in_sight(seat_id: int) -> int | None:
+    """How many of the seat's match pages are in sight; None when the cache cannot be asked
+    (Redis away: nobody is told anything rather than told wrongly)."""
     from django.core.cache import cache
 
-    return max(0, cache.get(_sight_key(seat_id), 0))
+    try:
+        return max(0, cache.get(_sight_key(seat_id), 0))
+    except (RedisError, OSError):  # Redis away
+        log.warning("pages in sight of seat %s: the cache is unavailable", seat_id)
+        return None

@@ -143,9 +143,9 @@ def _my_moves(match_id, seat):
 
 @pytest.mark.parametrize(("variant", "size", "language", "moves"), [
     ("japanese", "phone-360", "ka", 20),
-    ("classic", "phone-360", "ru", 8),
-    ("japanese", "desktop-1366", "ru", 8),
-], ids=["japanese-phone-ka-20", "classic-phone-ru-8", "japanese-desktop-ru-8"])
+    ("classic", "phone-360", "ru", 6),
+    ("japanese", "desktop-1366", "ru", 6),
+], ids=["japanese-phone-ka-20", "classic-phone-ru-6", "japanese-desktop-ru-6"])
 @pytest.mark.site_settings(BOT_PACE_SECONDS=1)
 def test_a_tap_the_instant_the_cue_appears_plays_and_the_cue_and_clock_tell_the_truth(
         new_member, snap, variant, size, language, moves):
