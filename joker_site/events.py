@@ -25,11 +25,43 @@ _in_flight_lock = threading.Lock()
 
 _layer_away = threading.Event()  # set while the channel layer's Redis cannot be reached
 
+# The notices a send could not hand to Redis, sent again every RETRY_SECONDS until they go:
+# the latest of each kind per group (a table's newer version says all an older one did).
+# The sockets also catch up when this process's own subscriptions come back
+# (joker_site/channel_layer.py), but a notice from this process to the others' sockets,
+# lost after they had caught up (the publishing connection is found broken only when it is
+# used), reached nobody until the sweep.
+RETRY_SECONDS = 0.5
+LOST_KEPT = 10_000
+_lost: dict = {}  # (group, message type) -> (group, message)
+_lost_lock = threading.Lock()
+_retry_timer = None
 
-def _note_outcome(group: str, error: BaseException | None) -> None:
-    """A send's outcome. Redis away is said once until a send succeeds again (the sockets catch
-    up when it is back: joker_site/channel_layer.py), not a traceback per notice; any other
-    failure is logged whole."""
+
+def _keep_lost(group: str, message: dict) -> None:
+    global _retry_timer
+    with _lost_lock:
+        key = (group, message.get("type"))
+        if key in _lost or len(_lost) < LOST_KEPT:
+            _lost[key] = (group, message)
+        if _retry_timer is None:
+            _retry_timer = threading.Timer(RETRY_SECONDS, _send_lost_again)
+            _retry_timer.daemon = True
+            _retry_timer.start()
+
+
+def _send_lost_again() -> None:
+    global _retry_timer
+    with _lost_lock:
+        _retry_timer = None
+        again = list(_lost.values())
+        _lost.clear()
+    _send_all(again)  # what fails again is kept again
+
+
+def _note_outcome(group: str, message: dict, error: BaseException | None) -> None:
+    """A send's outcome. Redis away is said once until a send succeeds again, not a traceback
+    per notice, and the notice is kept to be sent again; any other failure is logged whole."""
     if error is None:
         if _layer_away.is_set():
             _layer_away.clear()
@@ -38,7 +70,8 @@ def _note_outcome(group: str, error: BaseException | None) -> None:
     if isinstance(error, ConnectionError | OSError | RedisConnectionError):
         if not _layer_away.is_set():
             _layer_away.set()
-            log.warning("notices are lost while the channel layer cannot be reached (%s)", error)
+            log.warning("notices wait while the channel layer cannot be reached (%s)", error)
+        _keep_lost(group, message)
         return
     log.error("broadcast to %s failed", group, exc_info=error)
 
@@ -71,9 +104,9 @@ def _send_all(messages: list[tuple[str, dict]]) -> None:
             try:
                 await layer.group_send(group, message)
             except Exception as exc:  # noqa: BLE001 (logged there) a broadcast failure must never undo a committed move
-                _note_outcome(group, exc)
+                _note_outcome(group, message, exc)
             else:
-                _note_outcome(group, None)
+                _note_outcome(group, message, None)
 
     def send_and_wait():
         try:
@@ -129,7 +162,7 @@ def _hand_to_loop(loop, layer, group: str, message: dict) -> None:
         with _in_flight_lock:
             _in_flight.discard(done)
         if not done.cancelled():
-            _note_outcome(group, done.exception())
+            _note_outcome(group, message, done.exception())
 
     future.add_done_callback(sent)
 
