@@ -103,11 +103,12 @@ def test_japanese_first_three_steps_with_a_wrong_move_and_its_explanation(new_pe
     expect_right_and_go_on(page, f"/{language}/lesson/japanese/face-down/")
 
     # Step 3: the ace from the column; the card under it comes to the hand.
+    expect(page.locator('button[name="move"][value="play AS"]')).to_be_visible()  # the step's table is drawn
     hand_before = page.locator(".hand .card-button").count()
     play(page, "play AS")
     expect(page.locator(".lesson-verdict--right .new-card")).to_have_count(1)
     expect(page.locator(".hand .card-button.is-new")).to_have_count(1)
-    assert page.locator(".hand .card-button").count() == hand_before + 1  # the ace left the table, not the hand
+    expect(page.locator(".hand .card-button")).to_have_count(hand_before + 1)  # the ace left the table, not the hand
     snap(page, "face-down-card-in-hand")
     assert_nothing_cut_off(page)
 
