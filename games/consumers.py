@@ -5,7 +5,6 @@ sends forms as JSON. A consumer never forwards state it was given: on every
 "something moved" notice it reads the match and renders its own seat's view.
 """
 
-import asyncio
 import json
 import logging
 
@@ -20,6 +19,7 @@ from accounts.sockets import MemberSocket
 from joker_site.db_outage import DatabaseUnavailable
 from joker_site.db_threads import in_thread, move_in_thread, unless_database_away
 from joker_site.frame_budget import BudgetedFrames
+from joker_site.refetch import RefetchAtMostEverySecond
 from joker_site.refusals import Refusal
 
 from . import live
@@ -39,11 +39,11 @@ from .table_reads import (
 log = logging.getLogger(__name__)
 
 
-LOBBY_REFETCH_SECONDS = 1.0  # a lobby page refetches its lists at most this often
-
-
-class LobbyConsumer(DispatchWithoutHop, BudgetedFrames, MemberSocket, AsyncWebsocketConsumer):
-    """Tells the lobby page to refetch its list (with its own filters and rights)."""
+class LobbyConsumer(RefetchAtMostEverySecond, DispatchWithoutHop, BudgetedFrames, MemberSocket,
+                    AsyncWebsocketConsumer):
+    """Tells the lobby page to refetch its list (with its own filters and rights), at most once
+    a second (joker_site/refetch.py): spectators coming and going and matches moving on do not
+    make every lobby refetch for each of them."""
 
     async def connect(self):
         from accounts.players import player_for_scope
@@ -55,9 +55,7 @@ class LobbyConsumer(DispatchWithoutHop, BudgetedFrames, MemberSocket, AsyncWebso
         await self.accept()
 
     async def disconnect(self, code):
-        if getattr(self, "refetch_due", None) is not None:
-            self.refetch_due.cancel()
-            self.refetch_due = None
+        self.stop_refetching()
         await self.forget_member()
         await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
 
@@ -65,24 +63,9 @@ class LobbyConsumer(DispatchWithoutHop, BudgetedFrames, MemberSocket, AsyncWebso
         pass  # the lobby socket only listens: whatever arrives is dropped
 
     async def lobby_changed(self, event):
-        """Refetch at once, or, within LOBBY_REFETCH_SECONDS of the last refetch, once at the end
-        of that time: spectators coming and going and matches moving on do not make every lobby
-        refetch for each of them."""
-        loop = asyncio.get_running_loop()
-        if getattr(self, "refetch_due", None) is not None:
-            return  # a refetch is already on its way
-        wait = getattr(self, "last_refetch", -LOBBY_REFETCH_SECONDS) + LOBBY_REFETCH_SECONDS - loop.time()
-        if wait <= 0:
-            await self.send_refetch()
-            return
-        self.refetch_due = loop.call_later(wait, self._refetch_now)
+        await self.refetch_soon()
 
-    def _refetch_now(self):
-        self.refetch_task = asyncio.ensure_future(self.send_refetch())  # kept: a task needs a reference
-
-    async def send_refetch(self):
-        self.refetch_due = None
-        self.last_refetch = asyncio.get_running_loop().time()
+    async def send_refetch_signal(self):
         with translation.override(self.language):
             html = render_to_string("games/_lobby_signal.html", {"lang": self.language})
         await self.send(text_data=html)

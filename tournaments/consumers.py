@@ -9,7 +9,6 @@ there. The tournament page also follows the tournament's group and fetches its l
 again when the standings change (at most once a second).
 """
 
-import asyncio
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
@@ -20,11 +19,10 @@ from games.socket_parts import PagePart
 from joker_site import heartbeat
 from joker_site.db_threads import in_thread
 from joker_site.frame_budget import BudgetedFrames
+from joker_site.refetch import RefetchAtMostEverySecond
 
 from . import services
 from .models import ArenaGame, Tournament
-
-REFETCH_SECONDS = 1.0
 
 
 def _tell_still_here() -> None:
@@ -60,7 +58,7 @@ def _go_signal(language: str, tournament_id: int) -> str:
     return render_to_string("tournaments/_go_signal.html", {"lang": language, "tournament_id": tournament_id})
 
 
-class TournamentConsumer(BudgetedFrames, MemberSocket, AsyncWebsocketConsumer):
+class TournamentConsumer(RefetchAtMostEverySecond, BudgetedFrames, MemberSocket, AsyncWebsocketConsumer):
     async def connect(self):
         from accounts.players import player_for_scope
 
@@ -68,8 +66,6 @@ class TournamentConsumer(BudgetedFrames, MemberSocket, AsyncWebsocketConsumer):
         self.tournament_id = self.scope["url_route"]["kwargs"]["tournament_id"]
         self.player = await player_for_scope(self.scope)
         self.presence = Presence()
-        self.refetch_due = None
-        self.last_refetch = -REFETCH_SECONDS
         if not await in_thread(Tournament.objects.filter(pk=self.tournament_id).exists)():
             await self.close(code=4404)
             return
@@ -85,8 +81,7 @@ class TournamentConsumer(BudgetedFrames, MemberSocket, AsyncWebsocketConsumer):
             await in_thread(services.came_back)(self.player, self.tournament_id)
 
     async def disconnect(self, code):
-        if self.refetch_due is not None:
-            self.refetch_due.cancel()
+        self.stop_refetching()
         await self.presence.stop()
         await self.forget_member()
         for group in getattr(self, "groups_followed", ()):
@@ -96,21 +91,9 @@ class TournamentConsumer(BudgetedFrames, MemberSocket, AsyncWebsocketConsumer):
         pass  # the page's buttons are form posts; whatever arrives here is dropped
 
     async def tournament_changed(self, event):
-        if self.refetch_due is not None:
-            return
-        loop = asyncio.get_running_loop()
-        wait = self.last_refetch + REFETCH_SECONDS - loop.time()
-        if wait <= 0:
-            await self.send_refetch()
-        else:
-            self.refetch_due = loop.call_later(wait, self._refetch_now)
+        await self.refetch_soon()  # at most once a second (joker_site/refetch.py)
 
-    def _refetch_now(self):
-        self.refetch_task = asyncio.ensure_future(self.send_refetch())
-
-    async def send_refetch(self):
-        self.refetch_due = None
-        self.last_refetch = asyncio.get_running_loop().time()
+    async def send_refetch_signal(self):
         await self.send(text_data=render_to_string("tournaments/_live_signal.html",
                                                    {"lang": self.language, "tournament_id": self.tournament_id}))
 
