@@ -5,6 +5,7 @@ import logging
 from django.db import transaction
 
 from games import events
+from joker_site.db_outage import log_failure
 
 from . import notify
 
@@ -42,8 +43,9 @@ def _tell_if_away(event: events.TurnBegan) -> None:
         return  # a page shows the match, or the cache cannot say
     try:
         notify.your_move(event.user_id, event.match_id, event.table_id, match_page_visible=False)
-    except Exception:  # a push is a courtesy: the move is made whatever befalls it
-        log.exception("the 'your move' push to user %s could not be queued", event.user_id)
+    except Exception:  # noqa: BLE001 (log_failure logs it) a push is a courtesy: the move is made whatever befalls it
+        # (the database away, just after the move committed, is the outage's one line)
+        log_failure(log, "the 'your move' push to user %s could not be queued", event.user_id)
 
 
 def connect() -> None:

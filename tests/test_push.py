@@ -415,6 +415,42 @@ def test_a_member_whose_match_page_is_out_of_sight_is_told_it_is_their_move_and_
     assert len(push_service.received) == 1
 
 
+def test_a_database_gone_just_after_the_move_costs_the_push_alone_and_logs_no_traceback(
+        push_service, monkeypatch, caplog, django_capture_on_commit_callbacks):
+    """CI once stopped PostgreSQL between a move's commit and its push: the push's query failed
+    and its traceback filled the log (joker_site/db_outage.py says an outage once)."""
+    import random
+
+    from django.db.utils import OperationalError
+
+    from games.models import Seat
+    from games.services import presence
+    from games.services.matches import load_state
+    from tests.replay_helpers import fresh, random_move, seated_match
+
+    match, (_tamar, levan) = seated_match("japanese", ("tamar", "levan"))
+    seat = Seat.objects.get(table_id=match.table_id, player=levan)
+    Browser(push_service, "levan").subscribe(levan.user)
+    presence.page_in_sight(seat.pk, False)
+
+    def database_away(*args, **kwargs):
+        raise OperationalError("terminating connection due to administrator command")
+
+    monkeypatch.setattr(notify, "your_move", database_away)
+    rng = random.Random(2)
+    for _ in range(40):
+        before = fresh(match)
+        if load_state(before).to_act == seat.index:
+            break
+        with django_capture_on_commit_callbacks(execute=True):
+            random_move(before, rng)
+        assert fresh(match).version == before.version + 1  # the move is kept
+    else:
+        raise AssertionError("it never became levan's turn")
+    assert push_service.received == []
+    assert not [record for record in caplog.records if record.exc_info], caplog.text
+
+
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
 async def test_a_seats_page_says_whether_it_is_in_sight_and_a_malformed_word_changes_nothing():
