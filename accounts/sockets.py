@@ -39,6 +39,16 @@ CLOSE_CREDENTIALS_GONE = 4401  # the same code as a refused handshake: do not re
 CREDENTIALS_REVOKED = "credentials.revoked"  # consumers' handler: credentials_revoked
 
 
+async def revoked_sentence(reason: str, player, language: str) -> str | None:
+    """What any socket of the member says as it closes for `reason` (the table above), in
+    `language`; None for a ban lifted meanwhile (the socket stays open)."""
+    if reason == "banned":
+        refusal = await in_thread(in_language(access.play_refusal, language))(player)
+        return refusal.message if refusal is not None else None
+    with translation.override(language):
+        return closing_sentence(reason)
+
+
 def token_group(token_id: int) -> str:
     return f"token-{token_id}"
 
@@ -115,14 +125,9 @@ class MemberSocket:
     async def credentials_revoked(self, event):
         """The member's right to the socket ended (the table above): say why (on a table page),
         then close (4401). A ban lifted meanwhile closes nothing."""
-        if event["reason"] == "banned":
-            refusal = await in_thread(in_language(access.play_refusal, self.language))(self.player)
-            if refusal is None:
-                return
-            sentence = refusal.message
-        else:
-            with translation.override(self.language):
-                sentence = closing_sentence(event["reason"])
+        sentence = await revoked_sentence(event["reason"], self.player, self.language)
+        if sentence is None:
+            return
         self.closing = True
         await self.say_closing(sentence)
         await self.close(code=CLOSE_CREDENTIALS_GONE)

@@ -165,7 +165,7 @@ class TableConsumer(DispatchWithoutHop, BudgetedFrames, MemberSocket, AsyncWebso
 
     async def frames_refused(self, budget):
         with translation.override(self.language):
-            await self.send_error(flood_sentence(budget))
+            await self.send_error(budget.refusal_sentence())
 
     async def receive(self, text_data=None, bytes_data=None):
         if self.closing:
@@ -270,12 +270,6 @@ class TableConsumer(DispatchWithoutHop, BudgetedFrames, MemberSocket, AsyncWebso
 
     async def say_closing(self, sentence):
         await self.send_error(sentence)
-
-
-def flood_sentence(budget) -> str:
-    """What a client that sends frames faster than its budget is told (games/frames.py's refusals' words)."""
-    return _("Too many messages at once: wait %(seconds)d s before the next.") % {
-        "seconds": max(1, round(budget.retry_after()))}
 
 
 class FrameError(Refusal):

@@ -24,7 +24,7 @@ from django.utils.translation import gettext_lazy
 from accounts.languages import header_of, program_socket_language
 from accounts.sockets import (
     CLOSE_CREDENTIALS_GONE,
-    closing_sentence,
+    revoked_sentence,
     session_group,
     session_key_of,
     token_group,
@@ -219,10 +219,8 @@ class PlayConsumer(DispatchWithoutHop, BudgetedFrames, AsyncWebsocketConsumer):
     # --- receiving ----------------------------------------------------------------------
 
     async def frames_refused(self, budget):
-        from .consumers import flood_sentence
-
         with translation.override(self.language):
-            await self.send_error(Refusal("rate_limited", flood_sentence(budget),
+            await self.send_error(Refusal("rate_limited", budget.refusal_sentence(),
                                           {"retry_after": round(budget.retry_after(), 2)}))
 
     async def receive(self, text_data=None, bytes_data=None):
@@ -424,16 +422,11 @@ class PlayConsumer(DispatchWithoutHop, BudgetedFrames, AsyncWebsocketConsumer):
         closed account, a ban, a revoked token): say why, close (4401)."""
         if self.player is None:
             return
-        code = event["reason"]
-        if code == "banned":
-            sentence = await in_thread(_ban_sentence)(self.player, self.language)
-            if sentence is None:
-                return  # the ban was lifted meanwhile
-        else:
-            with translation.override(self.language):
-                sentence = closing_sentence(code)
+        sentence = await revoked_sentence(event["reason"], self.player, self.language)
+        if sentence is None:
+            return  # the ban was lifted meanwhile
         self.player = None  # no message is read any more
-        await self._refuse_connection(code, sentence)
+        await self._refuse_connection(event["reason"], sentence)
 
     async def send_error(self, refusal, message=None):
         await self.send_json(error_frame(refusal, message))
@@ -554,15 +547,6 @@ def _credentials_hold(player, token_id) -> bool:
     if token_id is not None and not AccessToken.objects.filter(pk=token_id).exists():
         return False
     return play_refusal(player) is None
-
-
-def _ban_sentence(player, language):
-    """What a banned member's program is told as its socket closes; None once the ban is lifted."""
-    from accounts.access import play_refusal
-
-    with translation.override(language):
-        refusal = play_refusal(player)
-        return refusal.message if refusal is not None else None
 
 
 def _welcome(player, language) -> dict:

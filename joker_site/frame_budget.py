@@ -14,6 +14,7 @@ again — is what the budget counts. An honest client never meets it.
 import time
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 
 CLOSE_FLOODED = 4429  # the socket sent far more frames than any client needs: do not reconnect at once
 
@@ -47,6 +48,11 @@ class FrameBudget:
     def retry_after(self) -> float:
         """Seconds until the next frame would be read."""
         return max(0.0, (1 - self._tokens) / self.rate) if self.rate > 0 else float("inf")
+
+    def refusal_sentence(self) -> str:
+        """What a client whose frame was not read is told, in the active language."""
+        return _("Too many messages at once: wait %(seconds)d s before the next.") % {
+            "seconds": max(1, round(self.retry_after()))}
 
     def overdrawn(self) -> bool:
         """The connection went on sending after being told: it is to be closed."""
