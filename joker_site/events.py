@@ -38,9 +38,13 @@ _lost_lock = threading.Lock()
 _retry_timer = None
 
 
+_retry_loop = None  # the server's loop a lost notice was met on: the retries are sent there too
+
+
 def _keep_lost(group: str, message: dict) -> None:
-    global _retry_timer
+    global _retry_timer, _retry_loop
     with _lost_lock:
+        _retry_loop = _running_loop() or _retry_loop
         key = (group, message.get("type"))
         if key in _lost or len(_lost) < LOST_KEPT:
             _lost[key] = (group, message)
@@ -51,12 +55,21 @@ def _keep_lost(group: str, message: dict) -> None:
 
 
 def _send_lost_again() -> None:
+    """On the timer's thread: hand the kept notices to the server's loop they were lost on
+    (a loop of their own per retry would open the layer's connections anew each time), or
+    send them on a loop of their own in a worker or a script. What fails again is kept again."""
     global _retry_timer
     with _lost_lock:
         _retry_timer = None
         again = list(_lost.values())
         _lost.clear()
-    _send_all(again)  # what fails again is kept again
+        loop = _retry_loop
+    if loop is not None and loop.is_running():
+        layer = get_channel_layer()
+        for group, message in again:
+            _hand_to_loop(loop, layer, group, message)
+    else:
+        _send_all(again)
 
 
 def _note_outcome(group: str, message: dict, error: BaseException | None) -> None:
@@ -123,6 +136,14 @@ def _send_all(messages: list[tuple[str, dict]]) -> None:
         sender.join()
     else:
         send_and_wait()
+
+
+def _running_loop():
+    """The event loop running in this thread, if any (a lost notice met in a server's send callback)."""
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
 
 
 def _loop_runs_in_this_thread() -> bool:
