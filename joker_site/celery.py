@@ -4,16 +4,40 @@
 The worker keeps its database connections from task to task (settings:
 `CELERY_DB_REUSE_MAX`, so Celery's Django fix-up does not close them around every
 task); after a task, a connection that broke is closed here, so the next task
-opens a fresh one instead of failing on it."""
+opens a fresh one instead of failing on it.
+
+A task that fails because the database is away (PostgreSQL restarting) is skipped with one
+line for the whole outage, and one when a task finds the database again
+(joker_site/db_outage.py), not a traceback a second from beat's `tick`: every periodic task
+is a sweep the next run repeats, and a push is a courtesy."""
 
 import os
 
-from celery import Celery
+from celery import Celery, Task
 from celery.signals import task_postrun, worker_process_shutdown, worker_shutdown
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "joker_site.settings")
 
-app = Celery("joker_site")
+
+class SkippedWhileDatabaseAway(Task):
+    """Every task of the site: one run the database's absence stopped is skipped and said
+    once per outage (an eager run, inside its caller's work, fails as it would)."""
+
+    def __call__(self, *args, **kwargs):
+        from .db_outage import is_database_away, outage
+
+        try:
+            result = super().__call__(*args, **kwargs)
+        except Exception as exc:
+            if self.request.is_eager or not is_database_away(exc):
+                raise
+            outage.noted(exc, f"task {self.name}", "the worker's tasks are skipped until it is back")
+            return None
+        outage.check_back()
+        return result
+
+
+app = Celery("joker_site", task_cls=SkippedWhileDatabaseAway)
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 

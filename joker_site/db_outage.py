@@ -73,7 +73,8 @@ class _Outage:
         self.answered = 0  # calls that failed since
         self.generation = 0  # counts the outages noticed: a connection opened before the last one may be dead
 
-    def noted(self, exc: BaseException, where: str) -> None:
+    def noted(self, exc: BaseException, where: str,
+              meanwhile: str = "sockets answer `unavailable` until it is back") -> None:
         with self._lock:
             self.answered += 1
             if self.began is not None:
@@ -81,8 +82,7 @@ class _Outage:
             self.began = time.monotonic()
             self.generation += 1  # every thread's connection from before is dropped at its next call
         first_line = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-        log.warning("the database cannot be reached (%s: %s); sockets answer `unavailable` until it is back",
-                    where, first_line)
+        log.warning("the database cannot be reached (%s: %s); %s", where, first_line, meanwhile)
 
     def check_back(self) -> None:
         """After a call that succeeded while an outage is noted, on its thread: the outage is over

@@ -61,3 +61,42 @@ def test_an_outage_is_logged_once_when_it_begins_and_once_when_it_ends(caplog):
     assert "calls were answered `unavailable`" in lines[1] and "; 50 calls" in lines[1]
     assert outage.generation == generation + 1  # the threads drop their older connections once
     assert not [record for record in caplog.records if record.exc_info]
+
+
+@pytest.mark.django_db
+def test_a_worker_task_the_database_away_stopped_is_skipped_with_one_line_and_a_fault_still_raises(
+        caplog, monkeypatch):
+    """Beat runs `games.tasks.tick` every second: while PostgreSQL restarted, each run's traceback
+    filled the worker's log. A run stopped by the database away is skipped (the next repeats it);
+    any other failure raises as before."""
+    from games import tasks
+    from games.services import clocks
+    from joker_site.db_outage import outage
+
+    def database_away(**actions):
+        raise _as_django_raises(psycopg.errors.AdminShutdown("terminating connection due to administrator command"))
+
+    monkeypatch.setattr(outage, "began", None)
+    monkeypatch.setattr(clocks, "tick", database_away)
+    with caplog.at_level(logging.WARNING, logger="joker_site.db_outage"):
+        assert tasks.tick() is None
+        assert tasks.tick() is None
+        monkeypatch.setattr(clocks, "tick", lambda **actions: {"moved": 0})
+        connection.ensure_connection()
+        assert tasks.tick() == {"moved": 0}
+    lines = [record.getMessage() for record in caplog.records]
+    assert len(lines) == 2, lines
+    assert lines[0].startswith("the database cannot be reached (task games.tasks.tick: terminating connection")
+    assert lines[0].endswith("the worker's tasks are skipped until it is back")
+    assert lines[1].startswith("the database is back after")
+    assert not [record for record in caplog.records if record.exc_info]
+
+    def fault_of_ours(**actions):
+        raise ValueError("a fault of ours")
+
+    monkeypatch.setattr(clocks, "tick", fault_of_ours)
+    with pytest.raises(ValueError):
+        tasks.tick()
+    with pytest.raises(OperationalError):  # an eager run (inside its caller's work) fails as it would
+        monkeypatch.setattr(clocks, "tick", database_away)
+        tasks.tick.apply(throw=True).get()

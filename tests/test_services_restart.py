@@ -97,6 +97,13 @@ class PrivateSite:
     def log_lengths(self) -> tuple:
         return tuple(len((self.log_dir / f"web-{i}.log").read_text()) for i in range(2))
 
+    def worker_log(self, since=0) -> str:
+        """What the Celery worker and beat logged (after `since`, `worker_log_length`'s)."""
+        return (self.log_dir / "worker.log").read_text()[since:]
+
+    def worker_log_length(self) -> int:
+        return len(self.worker_log())
+
     def worker_pid(self) -> int:
         """The Celery worker run_prod started (a child of the launcher with `worker` in its command)."""
         for entry in Path("/proc").iterdir():
@@ -233,7 +240,7 @@ async def test_every_database_connection_terminated_twice_loses_no_move(site):
 
 
 async def test_postgresql_stopped_for_5_s_answers_unavailable_and_loses_no_move(site):
-    logs_before = site.log_lengths()
+    logs_before, worker_log_before = site.log_lengths(), site.worker_log_length()
 
     async def database_away(_programs):
         await asyncio.to_thread(site.postgres.stop)
@@ -247,3 +254,5 @@ async def test_postgresql_stopped_for_5_s_answers_unavailable_and_loses_no_move(
     during = site.web_logs(since=logs_before)
     assert 1 <= during.count("the database cannot be reached") <= 2, during  # once per web process at most
     assert "Traceback" not in during, during
+    worker_during = site.worker_log(since=worker_log_before)  # beat's tick ran every second meanwhile
+    assert "Traceback" not in worker_during, worker_during
