@@ -210,7 +210,7 @@ def page_context(table, player, match=None, public=None, watching=None) -> dict:
     return match_context(sv, me, card_refusals(state, me), finished_trick(sv["view"])) | {
         "table": table,
         "rematch": rematch_offer(table, player),
-        "match_end": match_end(sv, table, sheet_names(sv["seats"]), me),
+        "match_end": match_end(sv, table, sheet_names(sv["seats"]), me, match.end_reason),
         "spectators": spectators.count(table.pk) if watching is None else watching,
     }
 

@@ -33,7 +33,7 @@ from accounts.players import player_for_request
 from . import fairness
 from .models import Match, MatchStatus, Seat, Table, Visibility
 from .replay import deal_starts, position_at, step_places
-from .services.results import how_left
+from .services.results import EVERYONE_LEFT, how_left
 from .services.score_sheet import score_sheet
 from .services.tables import can_see
 from .templatetags.cards import seat_name
@@ -190,6 +190,7 @@ def replay_context(table, match, step: int) -> dict:
         "table": table,
         "match": match,
         "p": position,
+        "everyone_left": match.end_reason == EVERYONE_LEFT,  # why an aborted match stopped
         "nav": _navigation(record, step, position.step_count),
         "deal_check": deal_check,
         # What the shared score sheet template reads: the sheet up to this step, no deal in play.

@@ -150,3 +150,31 @@ def test_a_classic_player_gone_while_the_others_stay_is_charged_and_a_bot_plays_
     assert tick()["graces"] == 3
     assert Match.objects.get(pk=match.pk).status == MatchStatus.RUNNING
     assert sorted(WalkOut.objects.values_list("player_id", flat=True)) == sorted(p.pk for p in players[:3])
+
+
+@db
+@pytest.mark.parametrize("language, words", [
+    ("ru", "Все игроки покинули стол в один и тот же момент"),
+    ("ka", "ყველამ ერთსა და იმავე წამს დატოვა მაგიდა"),
+])
+def test_the_end_of_the_match_and_its_replay_say_everyone_left_at_once_not_that_someone_walked_out(
+        client, language, words):
+    from django.urls import reverse
+
+    from games.replay import step_places
+
+    match, (tamar, levan) = _rated("japanese", ("tamar", "levan"))
+    seats = _seats(match)
+    presence.connected(match.table_id, tamar)
+    presence.connected(match.table_id, levan)
+    presence.disconnected(seats[tamar.pk].pk)
+    presence.disconnected(seats[levan.pk].pk)
+    _time_passes(match, _grace_and_window() + 1)
+    assert tick()["graces"] == 1
+    client.force_login(tamar.user)
+    client.cookies["django_language"] = language
+    table_page = client.get(f"/{language}/tables/{match.table_id}/").content.decode()
+    assert words in table_page
+    last_step = len(step_places(Match.objects.get(pk=match.pk).record)) - 1
+    replay = client.get(reverse("table_replay", args=[match.table_id]) + f"?step={last_step}").content.decode()
+    assert words in replay and "walked out" not in replay

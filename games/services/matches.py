@@ -36,7 +36,7 @@ from joker_site.refusals import Refusal
 
 from ..models import BotLevel, Match, MatchAction, MatchStatus, Seat, Table, TableStatus, Variant
 from . import broadcast, clocks, match_log
-from .results import TIMEOUTS_BEFORE_GONE, standings
+from .results import EVERYONE_LEFT, TIMEOUTS_BEFORE_GONE, standings
 
 log = logging.getLogger(__name__)
 
@@ -639,9 +639,6 @@ def grace_ran_out(seat_id: int, disconnected_at) -> bool:
             return True
         _player_gone(match, state, seat, reason="forfeit")
         return True
-
-
-EVERYONE_LEFT = "everyone_left"  # Match.end_reason of a match every human left at once (aborted)
 
 
 def everyone_gone(match: Match, seat) -> bool:

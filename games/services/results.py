@@ -43,6 +43,7 @@ def _leavers(match, seats):
     return {seat.index for seat in seats if seat.player_id and seat.left_at is not None}
 
 
+EVERYONE_LEFT = "everyone_left"  # Match.end_reason of a match every person left at once (aborted)
 RESIGNED = "resigned"
 WALKED_OUT = "walked_out"
 

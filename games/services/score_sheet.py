@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from coins.models import Account, Entry
 
-from .results import RESIGNED, WALKED_OUT, how_left
+from .results import EVERYONE_LEFT, RESIGNED, WALKED_OUT, how_left
 
 
 def sheet_names(seats: list[dict]) -> list[str]:
@@ -202,8 +202,9 @@ def coins_by_seat(table, seat_users: dict[int, int]) -> dict[int, int]:
     return {seat: net[wallets[user]] for seat, user in seat_users.items() if user in wallets}
 
 
-def match_end(sv: dict, table, names: list[str], me: int | None = None) -> dict | None:
-    """The end screen of a finished match: places, final totals, coins, links."""
+def match_end(sv: dict, table, names: list[str], me: int | None = None, end_reason: str = "") -> dict | None:
+    """The end screen of a finished match: places, final totals, coins, links (`end_reason`:
+    the match's, which says why an aborted match stopped)."""
     view = sv["view"]
     if not view["finished"]:
         return None
@@ -219,6 +220,7 @@ def match_end(sv: dict, table, names: list[str], me: int | None = None) -> dict 
         row["walked_out"] = left_how.get(row["index"]) == WALKED_OUT
     return {
         "aborted": aborted,
+        "everyone_left": aborted and end_reason == EVERYONE_LEFT,
         "standings": standings,
         "winners": [names[s] for s in view["winner"]],
         "stake": table.stake,
