@@ -27,7 +27,7 @@ def tournament_staff():
 
 def test_staff_create_and_edit_a_tournament_in_the_admin_and_each_save_is_audited():
     client, staff = tournament_staff()
-    form = {"name": "Friday arena", "variant": "japanese", "starts_at_0": "2026-12-11", "starts_at_1": "20:00:00",
+    form = {"name": "Friday arena", "kind": "arena", "rounds": 0, "variant": "japanese", "starts_at_0": "2026-12-11", "starts_at_1": "20:00:00",
             "minutes": 60, "clock_seconds": 30, "game_type": "standard", "target": 21, "rated": "on",
             "entry_fee": 0}
     assert client.post("/admin/tournaments/tournament/add/", form).status_code == 302
@@ -40,6 +40,24 @@ def test_staff_create_and_edit_a_tournament_in_the_admin_and_each_save_is_audite
     assert (created.action, created.actor, created.target_id) == (AuditAction.CREATE_TOURNAMENT, staff,
                                                                    str(tournament.pk))
     assert edited.action == AuditAction.EDIT_TOURNAMENT and edited.details["fields"] == {"minutes": "90"}
+
+
+def test_staff_create_a_swiss_audited_and_a_swiss_without_rounds_or_with_bots_is_refused_saying_why():
+    client, staff = tournament_staff()
+    form = {"name": "Cup", "kind": "swiss", "variant": "classic", "starts_at_0": "2026-12-12",
+            "starts_at_1": "19:00:00", "minutes": 60, "rounds": 0, "clock_seconds": 30, "game_type": "standard",
+            "target": 21, "entry_fee": 25}
+    refused = client.post("/admin/tournaments/tournament/add/", form)
+    assert refused.status_code == 200 and "A Swiss has from 1 to 15 rounds." in refused.content.decode()
+    with_bots = client.post("/admin/tournaments/tournament/add/", {**form, "rounds": 4, "fill_with_bots": "on"})
+    assert "A Swiss is played without bots." in with_bots.content.decode()
+    assert not Tournament.objects.exists() and not AuditEntry.objects.exists()
+    assert client.post("/admin/tournaments/tournament/add/", {**form, "rounds": 4}).status_code == 302
+    cup = Tournament.objects.get(name="Cup")
+    assert (cup.kind, cup.rounds, cup.current_round, cup.status) == ("swiss", 4, 0, Status.UPCOMING)
+    (created,) = AuditEntry.objects.all()
+    assert (created.action, created.actor) == (AuditAction.CREATE_TOURNAMENT, staff)
+    assert created.details["fields"]["kind"] == "swiss"
 
 
 def test_staff_cancel_an_arena_with_a_reason_and_it_pairs_nobody_after():

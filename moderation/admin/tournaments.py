@@ -16,8 +16,9 @@ from .. import services
 from ..models import about
 from .base import StaffAction, StaffActionsMixin
 
-EDITABLE = ("name", "variant", "starts_at", "minutes", "clock_seconds", "game_type", "target", "rated", "entry_fee",
-            "fill_with_bots")
+# An arena lasts `minutes`; a Swiss (`kind`) plays `rounds` (docs/tournaments.md "The Swiss").
+EDITABLE = ("name", "kind", "variant", "starts_at", "minutes", "rounds", "clock_seconds", "game_type", "target", "rated",
+            "entry_fee", "fill_with_bots")
 
 
 @dataclass(frozen=True)
@@ -61,17 +62,17 @@ REMOVE_FROM_TOURNAMENT = TournamentAction(
 
 @admin.register(Tournament)
 class TournamentAdmin(StaffActionsMixin, admin.ModelAdmin):
-    list_display = ("name", "variant", "starts_at", "minutes", "status", "rated", "fill_with_bots")
-    list_filter = ("status", "variant", "starts_at")
+    list_display = ("name", "kind", "variant", "starts_at", "minutes", "rounds", "status", "rated", "fill_with_bots")
+    list_filter = ("status", "kind", "variant", "starts_at")
     search_fields = ("name",)
     date_hierarchy = "starts_at"
-    fields = (*EDITABLE, "status", "schedule_key")
+    fields = (*EDITABLE, "status", "current_round", "schedule_key")
     staff_actions = (CANCEL_TOURNAMENT,)
 
     def get_readonly_fields(self, request, obj=None):
         if obj is not None and obj.status != Status.UPCOMING:  # once it started, it stays as it was played
-            return (*EDITABLE, "status", "schedule_key")
-        return ("status", "schedule_key")
+            return (*EDITABLE, "status", "current_round", "schedule_key")
+        return ("status", "current_round", "schedule_key")
 
     def has_delete_permission(self, request, obj=None):
         return False  # cancel instead: the audited action
