@@ -47,12 +47,14 @@ def advance(tournament_id: int, now: datetime | None = None) -> None:
         tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
         if tournament is None or not tournament.is_swiss or tournament.status != Status.RUNNING:
             return
-        _write_tie_breaks(tournament)
         if ArenaGame.objects.filter(tournament=tournament, finished_at__isnull=True).exists():
-            return  # the round waits for its last match
+            if _write_tie_breaks(tournament):  # the round waits for its last match
+                services._changed_on_commit(tournament.pk)
+            return
         if tournament.current_round >= tournament.rounds or not _pair_next_round(tournament, now):
             Tournament.objects.filter(pk=tournament.pk).update(status=Status.FINISHED)
             finished = True
+        _write_tie_breaks(tournament)  # after the byes: a bye's points count in its player's opponents' tie-breaks
         services._changed_on_commit(tournament.pk)
     if finished:
         services.settle(tournament_id)  # the beat's tick settles it too, should this process die here
@@ -125,9 +127,9 @@ def _tables(tournament: Tournament) -> dict[int, set]:
     return tables
 
 
-def _write_tie_breaks(tournament: Tournament) -> None:
+def _write_tie_breaks(tournament: Tournament) -> bool:
     """Each player's tie-breaks from the scores now and the counted matches (rows whose values
-    changed are written)."""
+    changed are written; True when any did)."""
     everyone = list(Participant.objects.filter(tournament=tournament).order_by("pk"))
     places: dict[int, dict] = {}
     for game_id, key, place in (Result.objects.filter(game__tournament=tournament, game__counted=True)
@@ -143,6 +145,7 @@ def _write_tie_breaks(tournament: Tournament) -> None:
             changed.append(participant)
     if changed:
         Participant.objects.bulk_update(changed, ["tie_break", "second_tie_break"])
+    return bool(changed)
 
 
 # --- A match ended ---------------------------------------------------------------------------
