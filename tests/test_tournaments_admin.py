@@ -84,6 +84,35 @@ def test_staff_cancel_an_arena_with_a_reason_and_it_pairs_nobody_after():
     assert AuditEntry.objects.count() == 1  # refused: it is cancelled already
 
 
+def test_staff_cancel_a_running_swiss_in_the_admin_audited_its_fees_come_back_and_no_round_follows(
+        django_capture_on_commit_callbacks):
+    from coins import services as coins
+    from games import live
+    from games.models import Match
+    from tournaments import swiss_services
+    from tournaments.models import ArenaGame, Kind
+
+    client, staff = tournament_staff()
+    swiss = Tournament.objects.create(name="Cup", kind=Kind.SWISS, rounds=3, variant="japanese", rated=False,
+                                      entry_fee=25, starts_at=timezone.now())
+    tamar, levan = make_player("tamar"), make_player("levan")
+    for player in (tamar, levan):
+        services.join(player, swiss)
+    swiss_services.tick()
+    answer = confirm(client, "tournaments", "tournament", "cancel_tournament", [swiss.pk], reason="a storm")
+    assert answer.status_code == 302
+    swiss.refresh_from_db()
+    assert swiss.status == Status.CANCELLED
+    (entry,) = AuditEntry.objects.all()
+    assert (entry.action, entry.actor, entry.reason) == (AuditAction.CANCEL_TOURNAMENT, staff, "a storm")
+    assert coins.balance_of(tamar.user) == coins.balance_of(levan.user) == 1000
+    game = ArenaGame.objects.get(tournament=swiss)
+    with django_capture_on_commit_callbacks(execute=True):  # the match being played is played out
+        live.submit(Match.objects.get(table_id=game.table_id).pk, levan, live.Resign())
+    swiss_services.tick()
+    assert ArenaGame.objects.filter(tournament=swiss).count() == 1 and swiss.participants.filter(score__gt=0).count() == 0
+
+
 def test_staff_remove_a_player_the_scores_stay_and_the_player_cannot_come_back():
     client, _staff = tournament_staff()
     tournament = Tournament.objects.create(name="Arena", variant="japanese", rated=False, status=Status.RUNNING,
