@@ -6,6 +6,7 @@ out with 0 and are paused, walking out scores 0, late joining closes at half the
 the end finishes the Swiss; its fee is held, refunded when cancelled or never played, and the
 prizes paid once under doubled finishing tasks."""
 
+import random
 from datetime import timedelta
 
 import pytest
@@ -15,8 +16,10 @@ from coins import services as coins
 from coins.models import Entry, Payout
 from games import live
 from games.models import Match, Seat
+from games.services.matches import load_state
 from tests.coins_helpers import race
 from tests.factories import make_player
+from tests.replay_helpers import play_moves
 from tournaments import services, swiss_services
 from tournaments.models import (
     ArenaGame,
@@ -257,3 +260,31 @@ def test_two_steps_racing_at_the_swiss_end_pay_the_prizes_once(django_capture_on
     assert tournament.status == Status.FINISHED and tournament.settled
     assert Payout.objects.count() == 1 and Entry.objects.filter(kind="payout").count() == 3
     assert sum(coins.balance_of(p.user) for p in players) == 4 * 1000 - (4 * FEE) % 3
+
+
+@pytest.mark.django_db
+def test_a_classic_swiss_seats_four_by_score_gives_the_fifth_a_bye_and_scores_by_place(
+        django_capture_on_commit_callbacks):
+    tournament = a_swiss(variant="classic", rounds=2, game_type="short")
+    players = joined(tournament, "ana", "beka", "ciko", "dato", "eka")
+    start(tournament)
+    (game,) = playing(tournament)
+    assert {p.player for p in game.players.all()} == set(players[:4])
+    assert Bye.objects.get().participant.player == players[4]  # the lowest (by joining, all equal)
+    with django_capture_on_commit_callbacks(execute=False):  # a whole match: longer than the absence time
+        match = play_moves(Match.objects.get(table_id=game.table_id), random.Random(7))
+    totals = load_state(match).totals
+    seat_of = {seat.player_id: seat.index for seat in Seat.objects.filter(table_id=game.table_id)}
+    for result in Result.objects.filter(game=game).select_related("participant"):
+        total = totals[seat_of[result.participant.player_id]]
+        assert result.place == 1 + sum(1 for other in totals if other > total)
+        assert result.points == {1: 4, 2: 2, 3: 1, 4: 0}[result.place] == result.participant.score
+    Participant.objects.update(seen_at=timezone.now())  # their pages are open (the heartbeat)
+    swiss_services.tick()  # the step the match's commit would have run
+    table_people = Participant.objects.filter(player__in=players[:4])
+    for participant in table_people:  # the average score of the three others met
+        others = [p.score for p in table_people if p.pk != participant.pk]
+        assert participant.tie_break == round(sum(others) / 3, 2)
+    tournament.refresh_from_db()
+    assert tournament.current_round == 2
+    assert Participant.objects.get(player=players[4]).game is not None  # eka, who sat out, plays round two
