@@ -141,3 +141,7 @@ def test_classic_tie_breaks_average_the_people_met_and_add_those_left_behind():
 def test_late_joining_is_open_until_half_of_the_rounds_were_paired():
     assert [swiss.late_join_open(current, 5) for current in range(6)] == [True, True, True, False, False, False]
     assert [swiss.late_join_open(current, 4) for current in range(5)] == [True, True, True, False, False]
+
+
+def test_a_thousand_and_one_japanese_players_are_paired_for_seven_rounds_without_a_repeat():
+    assert play_a_swiss("japanese", 1001, 7, random.Random(2)) == 7  # 500 choices deep: the search keeps its own stack

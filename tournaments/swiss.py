@@ -97,20 +97,25 @@ def bye_order(ranked: list[Entrant]) -> list[Entrant]:
 def _match(ranked: list[Entrant], steps: list) -> list | None:
     """Pairs of the ranked players, each the nearest new opponent below, searching back when
     a choice leaves someone without one; None when no such pairing exists (or the search
-    ran past SEARCH_STEPS)."""
-    if not ranked:
-        return []
-    first, rest = ranked[0], ranked[1:]
-    for index, other in enumerate(rest):
-        if other.key in first.met:
+    ran past SEARCH_STEPS). Depth-first with a stack of its own: a thousand players are five
+    hundred choices deep."""
+    choices = []  # (the players still free before the choice, the index of the partner chosen)
+    free, start = ranked, 0
+    while free:
+        first, rest = free[0], free[1:]
+        partner = next((i for i in range(start, len(rest)) if rest[i].key not in first.met), None)
+        if partner is None:  # nobody new for `first`: the choice before takes its next partner
+            if not choices:
+                return None
+            free, chosen = choices.pop()
+            start = chosen + 1
             continue
         steps[0] += 1
         if steps[0] > SEARCH_STEPS:
             return None
-        found = _match(rest[:index] + rest[index + 1:], steps)
-        if found is not None:
-            return [[first.key, other.key], *found]
-    return None
+        choices.append((free, partner))
+        free, start = rest[:partner] + rest[partner + 1:], 0
+    return [[free_before[0].key, free_before[1:][chosen].key] for free_before, chosen in choices]
 
 
 @dataclass(frozen=True)
