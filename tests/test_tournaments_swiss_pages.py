@@ -63,6 +63,7 @@ def test_joining_from_the_page_and_the_page_shows_the_round_the_pairings_the_bye
     assert "Round 1 of 3" in page and 'id="swiss-round-1"' in page
     game = ArenaGame.objects.get(tournament=tournament, round=1)
     assert f'href="/en/tables/{game.table_id}/">Watch' in page
+    assert Client().get(f"/en/tables/{game.table_id}/").status_code == 200  # anyone may watch (public cards)
     assert "sits out: 2 points" in page
     assert "Leave the Swiss" in page and "Opponents" in page and "Beaten" in page
     loser = game.players.order_by("-pk").first().player

@@ -92,6 +92,7 @@ class ParticipantAdmin(StaffActionsMixin, ReadOnlyAdmin):
     list_filter = ("status", "tournament__variant")
     search_fields = ("player__user__username", "player__display_name", "tournament__name")
     list_select_related = ("player__user", "tournament")
-    fields = ("player", "tournament", "status", "score", "streak", "played", "wins", "joined_at")
+    fields = ("player", "tournament", "status", "score", "streak", "played", "wins", "tie_break", "second_tie_break",
+              "joined_at")
     readonly_fields = ("joined_at",)
     staff_actions = (REMOVE_FROM_TOURNAMENT,)
