@@ -32,7 +32,7 @@ from .models import ArenaGame, Kind, Participant, ParticipantStatus, Result, Sta
 
 IN_PLAY = (ParticipantStatus.ACTIVE, ParticipantStatus.PAUSED)
 STANDINGS_ORDER = ("-score", "-wins", "played", "joined_at", "pk")  # docs/tournaments.md "Standings"
-SWISS_STANDINGS_ORDER = ("-score", "-tie_break", "-second_tie_break", "-rating", "joined_at", "pk")
+SWISS_STANDINGS_ORDER = ("-score", "-tie_break", "-second_tie_break", "-rating", "joined_at", "pk")  # "The Swiss"
 
 
 class TournamentError(Refusal):
