@@ -438,7 +438,7 @@ CELERY_BEAT_SCHEDULE = {
         "task": "quickplay.tasks.pair_waiting",
         "schedule": env_seconds("QUICKPLAY_PAIRING_SECONDS", 2.0),
     },
-    "tournaments-tick": {  # tournaments/tasks.py: start, end and pair the arenas
+    "tournaments-tick": {  # tournaments/tasks.py: start, end and pair the arenas, step the Swiss
         "task": "tournaments.tasks.tick",
         "schedule": TOURNAMENT_TICK_SECONDS,
         "options": {"expires": max(5.0, 5 * TOURNAMENT_TICK_SECONDS)},

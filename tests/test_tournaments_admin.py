@@ -27,7 +27,7 @@ def tournament_staff():
 
 def test_staff_create_and_edit_a_tournament_in_the_admin_and_each_save_is_audited():
     client, staff = tournament_staff()
-    form = {"name": "Friday arena", "variant": "japanese", "starts_at_0": "2026-12-11", "starts_at_1": "20:00:00",
+    form = {"name": "Friday arena", "kind": "arena", "rounds": 0, "variant": "japanese", "starts_at_0": "2026-12-11", "starts_at_1": "20:00:00",
             "minutes": 60, "clock_seconds": 30, "game_type": "standard", "target": 21, "rated": "on",
             "entry_fee": 0}
     assert client.post("/admin/tournaments/tournament/add/", form).status_code == 302
@@ -40,6 +40,24 @@ def test_staff_create_and_edit_a_tournament_in_the_admin_and_each_save_is_audite
     assert (created.action, created.actor, created.target_id) == (AuditAction.CREATE_TOURNAMENT, staff,
                                                                    str(tournament.pk))
     assert edited.action == AuditAction.EDIT_TOURNAMENT and edited.details["fields"] == {"minutes": "90"}
+
+
+def test_staff_create_a_swiss_audited_and_a_swiss_without_rounds_or_with_bots_is_refused_saying_why():
+    client, staff = tournament_staff()
+    form = {"name": "Cup", "kind": "swiss", "variant": "classic", "starts_at_0": "2026-12-12",
+            "starts_at_1": "19:00:00", "minutes": 60, "rounds": 0, "clock_seconds": 30, "game_type": "standard",
+            "target": 21, "entry_fee": 25}
+    refused = client.post("/admin/tournaments/tournament/add/", form)
+    assert refused.status_code == 200 and "A Swiss has from 1 to 15 rounds." in refused.content.decode()
+    with_bots = client.post("/admin/tournaments/tournament/add/", {**form, "rounds": 4, "fill_with_bots": "on"})
+    assert "A Swiss is played without bots." in with_bots.content.decode()
+    assert not Tournament.objects.exists() and not AuditEntry.objects.exists()
+    assert client.post("/admin/tournaments/tournament/add/", {**form, "rounds": 4}).status_code == 302
+    cup = Tournament.objects.get(name="Cup")
+    assert (cup.kind, cup.rounds, cup.current_round, cup.status) == ("swiss", 4, 0, Status.UPCOMING)
+    (created,) = AuditEntry.objects.all()
+    assert (created.action, created.actor) == (AuditAction.CREATE_TOURNAMENT, staff)
+    assert created.details["fields"]["kind"] == "swiss"
 
 
 def test_staff_cancel_an_arena_with_a_reason_and_it_pairs_nobody_after():
@@ -64,6 +82,35 @@ def test_staff_cancel_an_arena_with_a_reason_and_it_pairs_nobody_after():
     assert services.pair_arena(tournament.pk) == []
     confirm(client, "tournaments", "tournament", "cancel_tournament", [tournament.pk], reason="again")
     assert AuditEntry.objects.count() == 1  # refused: it is cancelled already
+
+
+def test_staff_cancel_a_running_swiss_in_the_admin_audited_its_fees_come_back_and_no_round_follows(
+        django_capture_on_commit_callbacks):
+    from coins import services as coins
+    from games import live
+    from games.models import Match
+    from tournaments import swiss_services
+    from tournaments.models import ArenaGame, Kind
+
+    client, staff = tournament_staff()
+    swiss = Tournament.objects.create(name="Cup", kind=Kind.SWISS, rounds=3, variant="japanese", rated=False,
+                                      entry_fee=25, starts_at=timezone.now())
+    tamar, levan = make_player("tamar"), make_player("levan")
+    for player in (tamar, levan):
+        services.join(player, swiss)
+    swiss_services.tick()
+    answer = confirm(client, "tournaments", "tournament", "cancel_tournament", [swiss.pk], reason="a storm")
+    assert answer.status_code == 302
+    swiss.refresh_from_db()
+    assert swiss.status == Status.CANCELLED
+    (entry,) = AuditEntry.objects.all()
+    assert (entry.action, entry.actor, entry.reason) == (AuditAction.CANCEL_TOURNAMENT, staff, "a storm")
+    assert coins.balance_of(tamar.user) == coins.balance_of(levan.user) == 1000
+    game = ArenaGame.objects.get(tournament=swiss)
+    with django_capture_on_commit_callbacks(execute=True):  # the match being played is played out
+        live.submit(Match.objects.get(table_id=game.table_id).pk, levan, live.Resign())
+    swiss_services.tick()
+    assert ArenaGame.objects.filter(tournament=swiss).count() == 1 and swiss.participants.filter(score__gt=0).count() == 0
 
 
 def test_staff_remove_a_player_the_scores_stay_and_the_player_cannot_come_back():

@@ -5,7 +5,12 @@ Four players' arena pages are open, two on each web process, while their two mat
 the first process is killed (`kill -9`). The matches still end and count; the players whose
 pages died with the process are paused (nobody has seen them), the others are paired again
 at once; each paused player who opens the page again (on the surviving process) comes back
-and is seated. Nobody is ever at two arena tables."""
+and is seated. Nobody is ever at two arena tables.
+
+A Swiss likewise: six players, two of them on the process killed during round one. The round
+goes on and ends; round two is paired among the four still there (the two others sit it out
+with 0 and are paused); once they open the page again on the surviving process they are
+paired in round three, and no pair has met twice."""
 
 import asyncio
 import os
@@ -115,6 +120,68 @@ async def test_an_arena_survives_a_web_process_killed_mid_round(two_web_processe
     await until(lambda: game_of(ana) is not None and game_of(ana) == game_of(beka), 15,
                 "the players who came back were not seated")
     assert await sync_to_async(status_of)(ana) == ParticipantStatus.ACTIVE
+    assert await sync_to_async(nobody_twice)()
+    for page in pages.values():
+        await page.close()
+
+
+def current_round(tournament):
+    tournament.refresh_from_db()
+    return tournament.current_round
+
+
+def playing_round(tournament, number):
+    return [frozenset(p.player.user.username for p in game.players.select_related("player__user"))
+            for game in ArenaGame.objects.filter(tournament=tournament, round=number)]
+
+
+def resign_round(tournament):
+    """The later joiner at each table of the round being played resigns."""
+    for game in ArenaGame.objects.filter(tournament=tournament, finished_at__isnull=True):
+        loser = game.players.order_by("-pk").first().player
+        live.submit(Match.objects.get(table_id=game.table_id).pk, loser, live.Resign())
+
+
+async def test_a_swiss_round_goes_on_when_a_web_process_is_killed_and_its_players_sit_out_until_back(
+        two_web_processes):
+    from tournaments.models import Bye, Kind
+
+    tournament = await sync_to_async(Tournament.objects.create)(
+        name="Swiss", kind=Kind.SWISS, rounds=3, variant="japanese", rated=False, starts_at=timezone.now())
+    names = ("ana", "beka", "gio", "dato", "eka", "fati")
+    players = {name: await sync_to_async(make_player)(name) for name in names}
+    for player in players.values():
+        await sync_to_async(services.join)(player, tournament)
+    web = two_web_processes.web()
+    pages = {name: await arena_page(web[KILLED if name in ("ana", "beka") else 1 - KILLED][0], player, tournament.pk)
+             for name, player in players.items()}
+    await until(lambda: current_round(tournament) == 1, 10, "the beat did not start the Swiss")
+    assert await sync_to_async(playing_round)(tournament, 1) == [{"ana", "beka"}, {"gio", "dato"}, {"eka", "fati"}]
+
+    os.kill(web[KILLED][1], signal.SIGKILL)  # mid-round: the three matches are running
+    await asyncio.sleep(ABSENT_SECONDS + 3)  # ana's and beka's pages died unseen; the others' beat on
+    await sync_to_async(resign_round)(tournament)
+    await until(lambda: current_round(tournament) == 2, 10, "round two was not paired")
+    assert sorted(await sync_to_async(playing_round)(tournament, 2), key=sorted) == [
+        {"dato", "fati"}, {"eka", "gio"}]  # by score: the winners meet, the losers meet
+    absent = await sync_to_async(lambda: sorted(
+        (b.participant.player.user.username, b.points, b.absent) for b in Bye.objects.select_related(
+            "participant__player__user")))()
+    assert absent == [("ana", 0, True), ("beka", 0, True)]  # they sat round two out with nothing
+    assert await sync_to_async(status_of)(players["ana"]) == ParticipantStatus.PAUSED
+
+    survivor = web[1 - KILLED][0]
+    for name in ("ana", "beka"):  # they open the Swiss page again, on the process that is left
+        await pages[name].close()
+        pages[name] = await arena_page(survivor, players[name], tournament.pk)
+    await until(lambda: status_of(players["ana"]) == status_of(players["beka"]) == ParticipantStatus.ACTIVE, 10,
+                "the players who came back are not back")
+    await sync_to_async(resign_round)(tournament)
+    await until(lambda: current_round(tournament) == 3, 10, "round three was not paired")
+    third = await sync_to_async(playing_round)(tournament, 3)
+    assert any("ana" in pair for pair in third) and any("beka" in pair for pair in third)
+    every_pair = [pair for number in (1, 2, 3) for pair in await sync_to_async(playing_round)(tournament, number)]
+    assert len(every_pair) == len(set(every_pair))  # no pair twice
     assert await sync_to_async(nobody_twice)()
     for page in pages.values():
         await page.close()

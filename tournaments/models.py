@@ -1,10 +1,12 @@
-"""Tournaments (docs/tournaments.md): the arena's rows.
+"""Tournaments (docs/tournaments.md): the arena's and the Swiss's rows.
 
 A `Tournament` runs from `starts_at` for `minutes`; a `Participant` is one player in it
 (their score, their streak, whether the pairing may seat them); an `ArenaGame` is one
 match the arena seated (its table, and whether its result was counted); a `Result` is
 one participant's outcome of one such match, written once (unique per game and
-participant), in the transaction that finished the match.
+participant), in the transaction that finished the match. A Swiss (`kind`) plays a fixed
+number of `rounds`; its matches are `ArenaGame` rows of a `round`, and a round's sitting
+out (a bye, or absence) is a `Bye`.
 """
 
 from django.db import models
@@ -17,6 +19,8 @@ from coins.stakes import TABLE_STAKES
 from games import options
 from games.models import Variant
 
+from . import swiss
+
 
 class Status(models.TextChoices):
     UPCOMING = "upcoming", _("Upcoming")
@@ -25,8 +29,17 @@ class Status(models.TextChoices):
     CANCELLED = "cancelled", _("Cancelled")
 
 
+class Kind(models.TextChoices):
+    ARENA = "arena", _("Arena")
+    SWISS = "swiss", _("Swiss")
+
+
 class Tournament(models.Model):
     name = models.CharField(max_length=100)
+    # An arena runs for `minutes`; a Swiss plays `rounds` rounds, each paired when the last ended.
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.ARENA)
+    rounds = models.PositiveSmallIntegerField(default=0)
+    current_round = models.PositiveSmallIntegerField(default=0, editable=False)  # Swiss: the round paired last
     variant = models.CharField(max_length=10, choices=Variant.choices)
     starts_at = models.DateTimeField(db_index=True)
     minutes = models.PositiveSmallIntegerField(default=60)
@@ -57,6 +70,13 @@ class Tournament(models.Model):
                                    name="tournament_bots_classic_only"),
             models.CheckConstraint(condition=Q(minutes__gte=1), name="tournament_lasts"),
             models.CheckConstraint(condition=Q(entry_fee__in=(0,) + TABLE_STAKES), name="tournament_fee_allowed"),
+            models.CheckConstraint(
+                condition=Q(kind=Kind.ARENA) | Q(rounds__gte=1, rounds__lte=swiss.MOST_ROUNDS),
+                name="tournament_swiss_rounds",
+                violation_error_message=_("A Swiss has from 1 to 15 rounds.")),
+            models.CheckConstraint(condition=Q(kind=Kind.ARENA) | Q(fill_with_bots=False),
+                                   name="tournament_swiss_without_bots",
+                                   violation_error_message=_("A Swiss is played without bots.")),
         ]
 
     def __str__(self):
@@ -77,6 +97,10 @@ class Tournament(models.Model):
     def ends_at(self):
         return self.starts_at + timezone.timedelta(minutes=self.minutes)
 
+    @property
+    def is_swiss(self) -> bool:
+        return self.kind == Kind.SWISS
+
 
 class ParticipantStatus(models.TextChoices):
     ACTIVE = "active", _("Playing")
@@ -94,6 +118,9 @@ class Participant(models.Model):
     played = models.PositiveIntegerField(default=0)
     wins = models.PositiveIntegerField(default=0)
     rating = models.IntegerField(default=1000)  # the shown rating when joining: the second key of the pairing
+    # A Swiss's tie-breaks (tournaments/swiss.py `tie_breaks`), written when its matches end.
+    tie_break = models.FloatField(default=0)
+    second_tie_break = models.FloatField(default=0)
     # The arena table the player sits at now (null: waiting, paused or gone).
     game = models.ForeignKey("ArenaGame", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     # Refreshed while a page of the player follows the arena (tournaments/consumers.py) or sits at its table.
@@ -119,6 +146,7 @@ class Participant(models.Model):
 
 class ArenaGame(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="games")
+    round = models.PositiveSmallIntegerField(default=0)  # a Swiss's round; 0 in an arena
     table = models.OneToOneField("games.Table", on_delete=models.CASCADE, related_name="arena_game")
     players = models.ManyToManyField(Participant, related_name="games")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -141,3 +169,16 @@ class Result(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["game", "participant"], name="tournament_result_once")]
+
+
+class Bye(models.Model):
+    """A Swiss player who sat out a round: the pairing's bye (scored, `swiss.bye_points`) or
+    absent when the round was paired (0 points)."""
+
+    participant = models.ForeignKey(Participant, on_delete=models.CASCADE, related_name="byes")
+    round = models.PositiveSmallIntegerField()
+    points = models.PositiveSmallIntegerField()
+    absent = models.BooleanField(default=False)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["participant", "round"], name="tournament_bye_once_a_round")]

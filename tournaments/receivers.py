@@ -2,16 +2,18 @@
 
 from games import events
 
-from . import services
+from . import services, swiss_services
 
 
 def on_match_finished(sender, event: events.MatchFinished, match, state, **kwargs) -> None:
-    """An arena match is scored once, in its finishing transaction; its players are paired after the commit."""
-    services.match_finished(event.table_id, event.reason, match, state)
+    """A tournament match is scored once, in its finishing transaction (a Swiss's by its rules,
+    an arena's by the arena's); its players are paired after the commit."""
+    if swiss_services.match_finished(event.table_id, event.reason, match, state) is None:
+        services.match_finished(event.table_id, event.reason, match, state)
 
 
 def on_player_left(sender, event: events.PlayerLeft, **kwargs) -> None:
-    """Losing an arena match by absence pauses the player (no seat for someone who is not there)."""
+    """Losing a tournament match by absence pauses the player (no seat for someone who is not there)."""
     if event.reason == "forfeit":
         services.player_forfeited(event.table_id, event.player_id)
 

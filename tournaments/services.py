@@ -27,11 +27,12 @@ from joker_site.events import group_send, group_send_on_commit
 from joker_site.refusals import Refusal
 from ratings.services import shown_ratings
 
-from . import pairing, scoring
-from .models import ArenaGame, Participant, ParticipantStatus, Result, Status, Tournament
+from . import pairing, scoring, swiss
+from .models import ArenaGame, Kind, Participant, ParticipantStatus, Result, Status, Tournament
 
 IN_PLAY = (ParticipantStatus.ACTIVE, ParticipantStatus.PAUSED)
 STANDINGS_ORDER = ("-score", "-wins", "played", "joined_at", "pk")  # docs/tournaments.md "Standings"
+SWISS_STANDINGS_ORDER = ("-score", "-tie_break", "-second_tie_break", "-rating", "joined_at", "pk")  # "The Swiss"
 
 
 class TournamentError(Refusal):
@@ -57,8 +58,12 @@ def absent_after() -> timedelta:
 def may_join(player, tournament: Tournament) -> None:
     if player is None or player.is_guest:
         raise TournamentError("members_only", _("Log in or sign up to play in tournaments."))
-    if tournament.status not in (Status.UPCOMING, Status.RUNNING) or timezone.now() >= tournament.ends_at:
+    if tournament.status not in (Status.UPCOMING, Status.RUNNING) or (
+            not tournament.is_swiss and timezone.now() >= tournament.ends_at):
         raise TournamentError("closed", _("This tournament is over."))
+    if tournament.is_swiss and tournament.status == Status.RUNNING and not swiss.late_join_open(
+            tournament.current_round, tournament.rounds):
+        raise TournamentError("too_late", _("It is too late to join: half of the rounds have been played."))
     refusal = access.rated_play_refusal(player) if tournament.rated else access.play_refusal(player)
     if refusal is not None:
         raise TournamentError(refusal.code, refusal.message, refusal.params)
@@ -134,8 +139,10 @@ def came_back(player, tournament_id: int) -> bool:
 def still_here_all(player_ids) -> int:
     """The players whose arena page or arena table is open in this process are there (one
     UPDATE on the process's heartbeat: tournaments/consumers.py)."""
+    # An upcoming tournament's players too: who waits on the page is there when it starts.
     return Participant.objects.filter(player_id__in=list(player_ids), status__in=IN_PLAY,
-                                      tournament__status=Status.RUNNING).update(seen_at=timezone.now())
+                                      tournament__status__in=(Status.UPCOMING, Status.RUNNING)).update(
+        seen_at=timezone.now())
 
 
 def remove(participant_id: int) -> Participant:
@@ -208,8 +215,9 @@ def pair_arena(tournament_id: int, now: datetime | None = None) -> list[ArenaGam
     made = []
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
-        if tournament is None or tournament.status != Status.RUNNING or now >= tournament.ends_at:
-            return made
+        if (tournament is None or tournament.kind != Kind.ARENA or tournament.status != Status.RUNNING
+                or now >= tournament.ends_at):
+            return made  # a Swiss pairs by rounds (swiss_services.py)
         waiting = list(Participant.objects.filter(tournament=tournament, status=ParticipantStatus.ACTIVE,
                                                   game__isnull=True).select_related("player"))
         gone = [p.pk for p in waiting if p.seen_at < now - absent_after()]
@@ -297,7 +305,8 @@ def match_finished(table_id: int, reason: str, match, state) -> ArenaGame | None
     """Score an arena match, once (in the match's finishing transaction), and pair its players
     again once that commits. An aborted match counts for nobody; a match that ends after
     the arena's end is recorded but not counted."""
-    game = ArenaGame.objects.select_for_update().filter(table_id=table_id, finished_at__isnull=True).first()
+    game = ArenaGame.objects.select_for_update().filter(table_id=table_id, finished_at__isnull=True,
+                                                        tournament__kind=Kind.ARENA).first()
     if game is None:
         return None  # not an arena match, or scored already
     now = timezone.now()
@@ -321,20 +330,29 @@ def match_finished(table_id: int, reason: str, match, state) -> ArenaGame | None
     return game
 
 
-def _score(tournament, game, people, seats, match, state) -> None:
+def people_outcomes(variant, people, seats, match, state) -> dict[int, tuple[int, bool]] | None:
+    """{player id: (place among the table's people, left)} of a finished match, or None
+    (aborted: no places)."""
     result = match_standings(match, state, seats)
     if result.places is None:
-        return
+        return None
     person_seats = {seat.index: seat.player_id for seat in seats if seat.player_id in people}
-    if tournament.variant == Variant.JAPANESE:
+    if variant == Variant.JAPANESE:
         places = {index: result.places[index] for index in person_seats}
     else:
         places = scoring.people_places({index: state.totals[index] for index in person_seats},
                                        {index for index in person_seats if index in result.left})
-    alone = len(person_seats) == 1
-    for index, player_id in person_seats.items():
+    return {player_id: (places[index], index in result.left) for index, player_id in person_seats.items()}
+
+
+def _score(tournament, game, people, seats, match, state) -> None:
+    outcomes = people_outcomes(tournament.variant, people, seats, match, state)
+    if outcomes is None:
+        return
+    alone = len(outcomes) == 1
+    for player_id, (place, left) in outcomes.items():
         participant = people[player_id]
-        outcome = scoring.Outcome(place=places[index], left=index in result.left, alone_with_bots=alone)
+        outcome = scoring.Outcome(place=place, left=left, alone_with_bots=alone)
         scored = scoring.score(tournament.variant, outcome, participant.streak)
         Result.objects.create(game=game, participant=participant, place=outcome.place, points=scored.points,
                               doubled=scored.doubled, left=outcome.left)
@@ -358,10 +376,11 @@ def tick(now: datetime | None = None) -> None:
     """Start the arenas whose hour came, end those whose time is up, pair the running ones
     (beat's `tournaments-tick`, every TOURNAMENT_TICK_SECONDS)."""
     now = now or timezone.now()
-    for tournament_id in Tournament.objects.filter(status=Status.UPCOMING, starts_at__lte=now).values_list("pk", flat=True):
+    arenas = Tournament.objects.filter(kind=Kind.ARENA)  # a Swiss runs by rounds: swiss_services.tick
+    for tournament_id in arenas.filter(status=Status.UPCOMING, starts_at__lte=now).values_list("pk", flat=True):
         if Tournament.objects.filter(pk=tournament_id, status=Status.UPCOMING).update(status=Status.RUNNING):
             _changed(tournament_id)
-    for tournament in Tournament.objects.filter(status=Status.RUNNING):
+    for tournament in arenas.filter(status=Status.RUNNING):
         if now >= tournament.ends_at:
             if Tournament.objects.filter(pk=tournament.pk, status=Status.RUNNING).update(status=Status.FINISHED):
                 _changed(tournament.pk)
@@ -373,10 +392,16 @@ def tick(now: datetime | None = None) -> None:
 
 # --- What the pages read ---------------------------------------------------------------------
 
+def standings_order(tournament: Tournament) -> tuple:
+    """An arena: score, then wins, then fewer matches, then who came first. A Swiss: score, then
+    its two tie-breaks, then the rating when joining, then who came first."""
+    return SWISS_STANDINGS_ORDER if tournament.is_swiss else STANDINGS_ORDER
+
+
 def standings(tournament: Tournament) -> list[Participant]:
-    """Everyone who played or plays, best first: score, then wins, then fewer matches, then who came first."""
+    """Everyone who played or plays, best first (`standings_order`)."""
     return list(Participant.objects.filter(tournament=tournament).select_related("player__user", "game__table")
-                .order_by(*STANDINGS_ORDER))
+                .order_by(*standings_order(tournament)))
 
 
 def finished_places(player) -> list[tuple[Tournament, int]]:
@@ -387,7 +412,7 @@ def finished_places(player) -> list[tuple[Tournament, int]]:
     places = []
     for participant in mine:
         order = [p.pk for p in Participant.objects.filter(tournament_id=participant.tournament_id)
-                 .order_by(*STANDINGS_ORDER).only("pk")]
+                 .order_by(*standings_order(participant.tournament)).only("pk")]
         places.append((participant.tournament, order.index(participant.pk) + 1))
     return places
 

@@ -12,6 +12,7 @@ from accounts.players import player_for_request
 
 from . import services
 from .models import Participant, ParticipantStatus, Result, Status, Tournament
+from .swiss_views import swiss_context
 
 STANDINGS_SHOWN = 20
 HOME_SHOWN = 3
@@ -72,6 +73,10 @@ def final_context(tournament: Tournament) -> dict:
 def detail(request, tournament_id):
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     player = player_for_request(request, create=False)
+    if tournament.is_swiss:  # one page for every stage of a Swiss: its rounds stay readable once over
+        context = swiss_context(tournament, player)
+        context["member"] = player is not None and not player.is_guest
+        return render(request, "tournaments/swiss.html", context)
     if tournament.status == Status.FINISHED:
         return render(request, "tournaments/final.html", final_context(tournament))
     context = live_context(tournament, player)
@@ -87,6 +92,8 @@ def live(request, tournament_id):
         response["HX-Redirect"] = reverse("tournaments:detail", kwargs={"tournament_id": tournament.pk})
         return response
     player = player_for_request(request, create=False)
+    if tournament.is_swiss:
+        return render(request, "tournaments/_swiss_live.html", swiss_context(tournament, player))
     return render(request, "tournaments/_live.html", live_context(tournament, player))
 
 

@@ -16,8 +16,9 @@ from .. import services
 from ..models import about
 from .base import StaffAction, StaffActionsMixin
 
-EDITABLE = ("name", "variant", "starts_at", "minutes", "clock_seconds", "game_type", "target", "rated", "entry_fee",
-            "fill_with_bots")
+# An arena lasts `minutes`; a Swiss (`kind`) plays `rounds` (docs/tournaments.md "The Swiss").
+EDITABLE = ("name", "kind", "variant", "starts_at", "minutes", "rounds", "clock_seconds", "game_type", "target", "rated",
+            "entry_fee", "fill_with_bots")
 
 
 @dataclass(frozen=True)
@@ -61,17 +62,17 @@ REMOVE_FROM_TOURNAMENT = TournamentAction(
 
 @admin.register(Tournament)
 class TournamentAdmin(StaffActionsMixin, admin.ModelAdmin):
-    list_display = ("name", "variant", "starts_at", "minutes", "status", "rated", "fill_with_bots")
-    list_filter = ("status", "variant", "starts_at")
+    list_display = ("name", "kind", "variant", "starts_at", "minutes", "rounds", "status", "rated", "fill_with_bots")
+    list_filter = ("status", "kind", "variant", "starts_at")
     search_fields = ("name",)
     date_hierarchy = "starts_at"
-    fields = (*EDITABLE, "status", "schedule_key")
+    fields = (*EDITABLE, "status", "current_round", "schedule_key")
     staff_actions = (CANCEL_TOURNAMENT,)
 
     def get_readonly_fields(self, request, obj=None):
         if obj is not None and obj.status != Status.UPCOMING:  # once it started, it stays as it was played
-            return (*EDITABLE, "status", "schedule_key")
-        return ("status", "schedule_key")
+            return (*EDITABLE, "status", "current_round", "schedule_key")
+        return ("status", "current_round", "schedule_key")
 
     def has_delete_permission(self, request, obj=None):
         return False  # cancel instead: the audited action
@@ -91,6 +92,7 @@ class ParticipantAdmin(StaffActionsMixin, ReadOnlyAdmin):
     list_filter = ("status", "tournament__variant")
     search_fields = ("player__user__username", "player__display_name", "tournament__name")
     list_select_related = ("player__user", "tournament")
-    fields = ("player", "tournament", "status", "score", "streak", "played", "wins", "joined_at")
+    fields = ("player", "tournament", "status", "score", "streak", "played", "wins", "tie_break", "second_tie_break",
+              "joined_at")
     readonly_fields = ("joined_at",)
     staff_actions = (REMOVE_FROM_TOURNAMENT,)
