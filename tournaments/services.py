@@ -27,7 +27,7 @@ from joker_site.events import group_send, group_send_on_commit
 from joker_site.refusals import Refusal
 from ratings.services import shown_ratings
 
-from . import pairing, scoring
+from . import pairing, prizes, scoring
 from .models import ArenaGame, Participant, ParticipantStatus, Result, Status, Tournament
 
 IN_PLAY = (ParticipantStatus.ACTIVE, ParticipantStatus.PAUSED)
@@ -170,14 +170,11 @@ def cancel(tournament_id: int) -> Tournament:
     return tournament
 
 
-PRIZE_PLACES = 3
-
-
 def settle(tournament_id: int):
     """A finished tournament's fees, exactly once: the fee of everyone who played no counted
-    match goes back; the rest of the pool is shared evenly by the first PRIZE_PLACES of the
-    standings who played (the coins' payout key `tournament:<id>` pays it once, whoever
-    calls again). Returns the Payout, or None (a free tournament, nobody played)."""
+    match goes back; the rest of the pool goes to the top places on the graded split
+    (prizes.py; the coins' payout key `tournament:<id>` pays it once, whoever calls again).
+    Returns the Payout, or None (a free tournament, nobody played)."""
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
         if tournament is None or tournament.settled or tournament.status != Status.FINISHED:
@@ -189,11 +186,18 @@ def settle(tournament_id: int):
         for participant in table:
             if participant.played == 0:
                 coins.refund_stake(participant.player.user, tournament.escrow_key, memo=memos.TOURNAMENT_NOT_PLAYED)
-        podium = [p for p in table if p.played > 0 and p.status != ParticipantStatus.REMOVED][:PRIZE_PLACES]
-        if not podium:
+        ranked = [p for p in table if p.played > 0 and p.status != ParticipantStatus.REMOVED]
+        shares = prizes.percents([prize_level(p) for p in ranked])
+        winners = [p.player.user for p, share in zip(ranked, shares, strict=True) if share]
+        if not winners:
             return None
-        return coins.pay_out(tournament.escrow_key, [p.player.user for p in podium],
-                             payout_key=tournament.escrow_key, memo=memos.TOURNAMENT_PRIZE)
+        return coins.pay_out(tournament.escrow_key, winners, payout_key=tournament.escrow_key,
+                             memo=memos.TOURNAMENT_PRIZE, weights=prizes.whole_weights(shares))
+
+
+def prize_level(participant: Participant) -> tuple:
+    """What the standings compare but who joined first: players equal on it share a paid place."""
+    return (participant.score, participant.wins, participant.played)
 
 
 # --- The pairing -----------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.players import player_for_request
 
-from . import services
+from . import prizes, services
 from .models import Participant, ParticipantStatus, Result, Status, Tournament
 
 STANDINGS_SHOWN = 20
@@ -69,6 +69,12 @@ def final_context(tournament: Tournament) -> dict:
     return {"tournament": tournament, "podium": table[:3], "everyone": table}
 
 
+def prize_context(tournament: Tournament) -> dict:
+    """The prize split shown before joining, and the fees held now."""
+    return {"three": prizes.split_for(3), "two": prizes.split_for(2),
+            "pool_now": tournament.entry_fee * Participant.objects.filter(tournament=tournament).count()}
+
+
 def detail(request, tournament_id):
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     player = player_for_request(request, create=False)
@@ -76,6 +82,7 @@ def detail(request, tournament_id):
         return render(request, "tournaments/final.html", final_context(tournament))
     context = live_context(tournament, player)
     context["member"] = player is not None and not player.is_guest
+    context["prizes"] = prize_context(tournament)
     return render(request, "tournaments/detail.html", context)
 
 
