@@ -18,6 +18,9 @@ from games import options
 from games.models import Variant
 
 
+ARENA_BANK_SECONDS = 60  # a tournament's bank unless the staff choose another (0: none, no berserk)
+
+
 class Status(models.TextChoices):
     UPCOMING = "upcoming", _("Upcoming")
     RUNNING = "running", _("Running")
@@ -31,6 +34,9 @@ class Tournament(models.Model):
     starts_at = models.DateTimeField(db_index=True)
     minutes = models.PositiveSmallIntegerField(default=60)
     clock_seconds = models.PositiveSmallIntegerField(default=options.DEFAULT_CLOCK_SECONDS)
+    # Each seat's bank at the tournament's tables (games/services/clocks.py); with one, a player may
+    # berserk: halve it before a match's first move for an extra point (scoring.py).
+    bank_seconds = models.PositiveSmallIntegerField(default=ARENA_BANK_SECONDS, choices=[(s, s) for s in options.BANK_SECONDS])
     game_type = models.CharField(max_length=10, choices=options.GAME_TYPE_CHOICES, default=options.DEFAULT_GAME_TYPE)
     target = models.PositiveSmallIntegerField(default=options.DEFAULT_TARGET)  # Japanese: the points to win
     # Classic only: bots take the chairs nobody in the arena can take (a bot's seat scores nothing).
@@ -57,6 +63,7 @@ class Tournament(models.Model):
                                    name="tournament_bots_classic_only"),
             models.CheckConstraint(condition=Q(minutes__gte=1), name="tournament_lasts"),
             models.CheckConstraint(condition=Q(entry_fee__in=(0,) + TABLE_STAKES), name="tournament_fee_allowed"),
+            models.CheckConstraint(condition=Q(bank_seconds__in=options.BANK_SECONDS), name="tournament_bank_allowed"),
         ]
 
     def __str__(self):
@@ -72,6 +79,11 @@ class Tournament(models.Model):
     def escrow_key(self) -> str:
         """The ledger's escrow of the entry fees (coins/services.py)."""
         return f"tournament:{self.pk}"
+
+    @property
+    def berserk_allowed(self) -> bool:
+        """A player may halve their bank before a match's first move (only with a bank to halve)."""
+        return self.bank_seconds > 0
 
     @property
     def ends_at(self):
@@ -138,6 +150,7 @@ class Result(models.Model):
     points = models.PositiveSmallIntegerField()
     doubled = models.BooleanField(default=False)
     left = models.BooleanField(default=False)  # resigned, forfeited or walked out: 0, streak broken
+    berserk = models.BooleanField(default=False)  # the player halved their bank in this match (⚔)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["game", "participant"], name="tournament_result_once")]

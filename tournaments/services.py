@@ -277,6 +277,7 @@ def _seat(tournament, people, bots: bool) -> ArenaGame | None:
     refused (that player is paused; nothing else of the attempt remains)."""
     table_settings = TableSettings(variant=tournament.variant, rated=tournament.rated and not bots,
                                    fill_with_bots=bots, clock_seconds=tournament.clock_seconds,
+                                   bank_seconds=tournament.bank_seconds, berserk_allowed=tournament.berserk_allowed,
                                    game_type=tournament.game_type, target=tournament.target)
     players = [p.player for p in people]
     try:
@@ -330,6 +331,7 @@ def _score(tournament, game, people, seats, match, state) -> None:
     if result.places is None:
         return
     person_seats = {seat.index: seat.player_id for seat in seats if seat.player_id in people}
+    berserk = {seat.index for seat in seats if seat.berserk}
     if tournament.variant == Variant.JAPANESE:
         places = {index: result.places[index] for index in person_seats}
     else:
@@ -338,14 +340,28 @@ def _score(tournament, game, people, seats, match, state) -> None:
     alone = len(person_seats) == 1
     for index, player_id in person_seats.items():
         participant = people[player_id]
-        outcome = scoring.Outcome(place=places[index], left=index in result.left, alone_with_bots=alone)
+        outcome = scoring.Outcome(place=places[index], left=index in result.left, alone_with_bots=alone,
+                                  berserk=index in berserk)
         scored = scoring.score(tournament.variant, outcome, participant.streak)
         Result.objects.create(game=game, participant=participant, place=outcome.place, points=scored.points,
-                              doubled=scored.doubled, left=outcome.left)
+                              doubled=scored.doubled, left=outcome.left, berserk=outcome.berserk)
         participant.score += scored.points
         participant.streak = scored.streak
         participant.played += 1
         participant.wins += int(outcome.place == 1 and not outcome.left and not alone)
+
+
+def seat_berserked(table_id: int) -> None:
+    """A player of an arena match halved their bank: the standings show ⚔ (after the commit)."""
+    tournament_id = ArenaGame.objects.filter(table_id=table_id).values_list("tournament_id", flat=True).first()
+    if tournament_id is not None:
+        _changed_on_commit(tournament_id)
+
+
+def berserk_now(tournament: Tournament) -> set[int]:
+    """The players of the tournament who halved their bank in the match they play now."""
+    return set(Seat.objects.filter(table__arena_game__tournament=tournament, table__arena_game__finished_at__isnull=True,
+                                   berserk=True).values_list("player_id", flat=True))
 
 
 def player_forfeited(table_id: int, player_id: int | None) -> None:

@@ -41,6 +41,9 @@ def live_context(tournament: Tournament, player) -> dict:
     for place, participant in enumerate(table, start=1):
         participant.place = place
     mine = next((p for p in table if player is not None and p.player_id == player.pk), None)
+    berserk = services.berserk_now(tournament)
+    for p in table:
+        p.berserk_now = p.player_id in berserk
     playing = {}
     for p in table:
         if p.game is not None and p.game.finished_at is None:

@@ -16,7 +16,7 @@ from .. import services
 from ..models import about
 from .base import StaffAction, StaffActionsMixin
 
-EDITABLE = ("name", "variant", "starts_at", "minutes", "clock_seconds", "game_type", "target", "rated", "entry_fee",
+EDITABLE = ("name", "variant", "starts_at", "minutes", "clock_seconds", "bank_seconds", "game_type", "target", "rated", "entry_fee",
             "fill_with_bots")
 
 
