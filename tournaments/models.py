@@ -17,7 +17,6 @@ from coins.stakes import TABLE_STAKES
 from games import options
 from games.models import Variant
 
-
 ARENA_BANK_SECONDS = 60  # a tournament's bank unless the staff choose another (0: none, no berserk)
 
 
