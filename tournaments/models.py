@@ -153,3 +153,23 @@ class Result(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["game", "participant"], name="tournament_result_once")]
+
+
+class ComingPledge(models.Model):
+    """A member said "I'll come" to an upcoming tournament: when it starts they get a header
+    notice and a push, once (`told_at` is set by one conditional update: services.tell_those_coming)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="pledges")
+    player = models.ForeignKey("accounts.Player", on_delete=models.CASCADE, related_name="tournament_pledges")
+    created_at = models.DateTimeField(auto_now_add=True)
+    told_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("player who will come")
+        verbose_name_plural = _("players who will come")
+        constraints = [models.UniqueConstraint(fields=["tournament", "player"], name="tournament_pledge_once")]
+        indexes = [models.Index(fields=["told_at"], name="tournament_pledge_untold",
+                                condition=Q(told_at__isnull=True))]
+
+    def __str__(self):
+        return f"{self.player} will come to {self.tournament_id}"

@@ -17,6 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts import access
+from accounts.announcements import Announcement, announce
 from coins import memos
 from coins import services as coins
 from games.models import SEATS_BY_VARIANT, Seat, TableStatus, Variant
@@ -25,10 +26,11 @@ from games.services.results import standings as match_standings
 from games.services.tables import TableError, TableSettings
 from joker_site.events import group_send, group_send_on_commit
 from joker_site.refusals import Refusal
+from push import notify as push
 from ratings.services import shown_ratings
 
 from . import pairing, prizes, scoring
-from .models import ArenaGame, Participant, ParticipantStatus, Result, Status, Tournament
+from .models import ArenaGame, ComingPledge, Participant, ParticipantStatus, Result, Status, Tournament
 
 IN_PLAY = (ParticipantStatus.ACTIVE, ParticipantStatus.PAUSED)
 STANDINGS_ORDER = ("-score", "-wins", "played", "joined_at", "pk")  # docs/tournaments.md "Standings"
@@ -99,6 +101,53 @@ def _hold_entry_fee(player, tournament) -> None:
         coins.stake(player.user, tournament.escrow_key, tournament.entry_fee, memo=memos.TOURNAMENT_ENTRY)
     except coins.LedgerError as refusal:
         raise TournamentError(refusal.code, refusal.message, refusal.params) from None
+
+
+# --- "I'll come" --------------------------------------------------------------------------------
+
+def will_come(player, tournament: Tournament) -> ComingPledge:
+    """The member says "I'll come" to an upcoming tournament (saying it again changes nothing)."""
+    _may_pledge(player, tournament)
+    try:
+        with transaction.atomic():
+            pledge, _made = ComingPledge.objects.get_or_create(tournament=tournament, player=player)
+    except IntegrityError:  # the same member's second tap won the race: one pledge is kept
+        pledge = ComingPledge.objects.get(tournament=tournament, player=player)
+    return pledge
+
+
+def will_not_come(player, tournament: Tournament) -> int:
+    """The member takes "I'll come" back (before the start); how many pledges went (0 or 1)."""
+    _may_pledge(player, tournament)
+    return ComingPledge.objects.filter(tournament=tournament, player=player).delete()[0]
+
+
+def _may_pledge(player, tournament: Tournament) -> None:
+    if player is None or player.is_guest:
+        raise TournamentError("members_only", _("Log in or sign up to say you will come."))
+    if tournament.status != Status.UPCOMING:
+        raise TournamentError("started", _("This tournament has already started."))
+
+
+def tell_those_coming(tournament_id: int | None = None) -> int:
+    """Each member who said "I'll come" to a tournament that now runs is told once: a header
+    notice and a push in their language. The conditional update of `told_at` is the once: a
+    doubled start task or tick finds the pledge told. Returns how many were told."""
+    pending = ComingPledge.objects.filter(told_at__isnull=True, tournament__status=Status.RUNNING)
+    if tournament_id is not None:
+        pending = pending.filter(tournament_id=tournament_id)
+    told = 0
+    for pledge in pending.select_related("tournament", "player"):
+        with transaction.atomic():
+            if not ComingPledge.objects.filter(pk=pledge.pk, told_at__isnull=True).update(told_at=timezone.now()):
+                continue  # told by another task a moment ago
+            tournament = pledge.tournament
+            announce(Announcement(kind="tournament_starts", key=f"tournament_starts:{tournament.pk}",
+                                  url_name="tournaments:detail", url_args=(tournament.pk,), subject=tournament.name),
+                     [pledge.player.user_id])
+            push.tournament_starts(pledge.player.user_id, tournament.pk, tournament.name)
+            told += 1
+    return told
 
 
 def _rating(player, variant) -> int:
@@ -381,6 +430,7 @@ def tick(now: datetime | None = None) -> None:
     for tournament_id in Tournament.objects.filter(status=Status.UPCOMING, starts_at__lte=now).values_list("pk", flat=True):
         if Tournament.objects.filter(pk=tournament_id, status=Status.UPCOMING).update(status=Status.RUNNING):
             _changed(tournament_id)
+    tell_those_coming()  # also those a tick killed after the start did not reach
     for tournament in Tournament.objects.filter(status=Status.RUNNING):
         if now >= tournament.ends_at:
             if Tournament.objects.filter(pk=tournament.pk, status=Status.RUNNING).update(status=Status.FINISHED):

@@ -2,16 +2,18 @@
 joining and leaving (plain form posts), and "where is my match" for the live pages."""
 
 from django.contrib import messages
+from django.db.models import Count
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from accounts.players import player_for_request
 
 from . import prizes, services
-from .models import Participant, ParticipantStatus, Result, Status, Tournament
+from .models import ComingPledge, Participant, ParticipantStatus, Result, Status, Tournament
 
 STANDINGS_SHOWN = 20
 HOME_SHOWN = 3
@@ -20,13 +22,28 @@ HOME_SHOWN = 3
 def tournament_list(request):
     now = timezone.now()
     everything = Tournament.objects.exclude(status=Status.CANCELLED)
+    player = player_for_request(request, create=False)
+    upcoming = list(everything.filter(status=Status.UPCOMING).order_by("starts_at")
+                    .annotate(coming_count=Count("pledges"))[:20])
+    mine = _pledged(player, upcoming)
+    for tournament in upcoming:
+        tournament.i_will_come = tournament.pk in mine
     context = {
         "running": list(everything.filter(status=Status.RUNNING)),
-        "upcoming": list(everything.filter(status=Status.UPCOMING).order_by("starts_at")[:20]),
+        "upcoming": upcoming,
         "finished": list(everything.filter(status=Status.FINISHED).order_by("-starts_at")[:20]),
         "now": now,
+        "member": player is not None and not player.is_guest,
     }
     return render(request, "tournaments/list.html", context)
+
+
+def _pledged(player, tournaments) -> set[int]:
+    """Which of these tournaments the player said "I'll come" to."""
+    if player is None or player.is_guest:
+        return set()
+    return set(ComingPledge.objects.filter(player=player, tournament__in=[t.pk for t in tournaments])
+               .values_list("tournament_id", flat=True))
 
 
 def home_section_context(player) -> dict:
@@ -86,6 +103,8 @@ def detail(request, tournament_id):
     context = live_context(tournament, player)
     context["member"] = player is not None and not player.is_guest
     context["prizes"] = prize_context(tournament)
+    tournament.coming_count = tournament.pledges.count()
+    tournament.i_will_come = bool(_pledged(player, [tournament]))
     return render(request, "tournaments/detail.html", context)
 
 
@@ -124,6 +143,24 @@ def join(request, tournament_id):
     if participant.game_id is not None:
         return redirect("table", table_id=participant.game.table_id)
     return redirect("tournaments:detail", tournament_id=tournament.pk)
+
+
+@require_POST
+def coming(request, tournament_id):
+    """"I'll come" (`coming` "yes") or taking it back ("no"); back to the page it was said on."""
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    player = player_for_request(request, create=False)
+    try:
+        if request.POST.get("coming") == "no":
+            services.will_not_come(player, tournament)
+        else:
+            services.will_come(player, tournament)
+    except services.TournamentError as refusal:
+        messages.error(request, refusal.message)
+    back = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
+        back = reverse("tournaments:detail", kwargs={"tournament_id": tournament.pk})
+    return redirect(back)
 
 
 @require_POST
