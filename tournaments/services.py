@@ -150,6 +150,18 @@ def tell_those_coming(tournament_id: int | None = None) -> int:
     return told
 
 
+# --- The tournament chat (chat/, docs/chat.md) ----------------------------------------------------
+
+def chat_refusal(tournament_id: int, player) -> Refusal | None:
+    """Who may write in a tournament's chat: its players (not one the staff removed); everyone reads."""
+    if not Tournament.objects.filter(pk=tournament_id).exists():
+        return TournamentError("no_such_place", _("There is no such chat."))
+    if player is None or not Participant.objects.filter(tournament_id=tournament_id, player=player).exclude(
+            status=ParticipantStatus.REMOVED).exists():
+        return TournamentError("not_a_participant", _("Only the tournament's players may write here."))
+    return None
+
+
 def _rating(player, variant) -> int:
     return shown_ratings([(player.pk, variant)])[(player.pk, variant)].value
 

@@ -103,6 +103,7 @@ def detail(request, tournament_id):
     context = live_context(tournament, player)
     context["member"] = player is not None and not player.is_guest
     context["prizes"] = prize_context(tournament)
+    context["chat_place"] = f"tournament:{tournament.pk}"  # the tournament chat (chat/, docs/chat.md)
     tournament.coming_count = tournament.pledges.count()
     tournament.i_will_come = bool(_pledged(player, [tournament]))
     return render(request, "tournaments/detail.html", context)

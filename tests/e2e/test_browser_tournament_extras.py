@@ -2,7 +2,8 @@
 /tournaments/ and, when the tournament starts (beat's tick in the site's worker), the header's
 bell brings the notice without a reload, whose link opens the tournament; on a laptop in
 Russian a player berserks the instant the button appears at the arena table, and the ⚔ shows
-beside the name at the table (both players' pages) and in a visitor's standings."""
+beside the name at the table (both players' pages) and in a visitor's standings; a player writes
+in the tournament chat on a laptop in Russian and a visitor on a phone in Georgian reads it live."""
 
 import re
 from datetime import timedelta
@@ -83,3 +84,29 @@ def test_berserk_before_the_first_move_on_a_laptop_in_russian_and_see_the_mark(n
     expect(levan_row.locator(".arena-berserk")).to_have_text("⚔")
     expect(visitor.locator("#arena-standings tbody tr", has_text="tamar").locator(".arena-berserk")).to_have_count(0)
     snap(visitor, "standings-berserk-ru-laptop")
+
+
+def test_the_tournament_chat_sends_and_shows_a_message_to_a_reader_live(new_member, new_person, snap,
+                                                                         browser_problems):
+    from tournaments.models import Status, Tournament
+
+    arena = Tournament.objects.create(name="Evening arena", variant="japanese", minutes=60, rated=False,
+                                      starts_at=timezone.now() + timedelta(hours=1), status=Status.UPCOMING)
+    tamar = new_member("tamar", locale="ru-RU", **LAPTOP)
+    visitor = new_person("visitor", **PHONE)
+    tamar.goto(f"/ru/tournaments/{arena.pk}/")
+    tamar.get_by_role("button", name=words("ru", "Join the arena")).click()
+    expect(tamar.locator("#chat-text")).to_be_visible()  # a player of the tournament writes
+    visitor.goto(f"/ka/tournaments/{arena.pk}/")
+    expect(visitor.locator("#chat-title")).to_have_text(words("ka", "Tournament chat"))
+    expect(visitor.locator("#chat-text")).to_have_count(0)  # a visitor reads only
+
+    tamar.locator("#chat-text").fill("Всем удачи в 21:00!")
+    tamar.locator("#chat .chat-form button[type=submit]").click()
+    expect(tamar.locator("#chat-log .chat-msg").last).to_contain_text("Всем удачи в 21:00!")
+    visitor.locator("#chat .chat-toggle").click()  # on a phone the chat is a sheet behind a button
+    expect(visitor.locator("#chat-log .chat-msg").last).to_contain_text("Всем удачи в 21:00!")
+    expect(visitor.locator("#chat-log .chat-msg").last).to_contain_text("tamar")
+    assert_nothing_cut_off(tamar)
+    snap(tamar, "chat-ru-laptop")
+    snap(visitor, "chat-ka-phone")
