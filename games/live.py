@@ -83,7 +83,8 @@ def submit(match_id: int | None, player, command) -> Outcome:
         seat = matches.resign(match_id, player)
         return Outcome(version=None, finished=None, seat=seat)
     if isinstance(command, Berserk):
-        return Outcome(version=matches.berserk(match_id, player), finished=False)
+        match = matches.berserk(match_id, player)
+        return Outcome(version=match.version, finished=False, match=match)
     if isinstance(command, ClockMove):
         return Outcome(version=None, finished=None, changed=matches.clock_ran_out(match_id, command.version))
     if isinstance(command, Forfeit):

@@ -692,11 +692,12 @@ def may_berserk(match: Match, seats) -> bool:
             and before_first_move(match, seats))
 
 
-def berserk(match_id: int, player) -> int:
+def berserk(match_id: int, player) -> Match:
     """`player` halves their own bank before the match's first move: half of it is spent at
     once (the deadline moves if they are to act), the seat is marked, the version bumps and
     `SeatBerserked` is announced. Refused at a table that does not allow it, after the first
-    move, twice, or for someone not seated. Returns the new version."""
+    move, twice, or for someone not seated. Returns the match at its new version (its
+    `move_notice` carries the seats' new clock fields to the other processes)."""
     with transaction.atomic():
         match = _locked_match(match_id, with_seats=True)
         with _refusals_carry_version(match):
@@ -711,7 +712,7 @@ def berserk(match_id: int, player) -> int:
             Seat.objects.filter(pk=seat.pk).update(berserk=True, bank_spent_ms=seat.bank_spent_ms)
             events.announce(events.SeatBerserked(match.pk, match.table_id, index, player.pk), match=match, seat=seat)
             _save(match, load_state(match))
-    return match.version
+    return match
 
 
 def _check_berserk(match: Match, seats, seat) -> None:
