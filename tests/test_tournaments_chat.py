@@ -142,3 +142,20 @@ async def test_on_the_pages_socket_a_player_sends_and_every_reader_sees_it_in_th
         assert 'data-chat="history"' in history and "Удачи!" in history
     finally:
         await late.disconnect()
+
+
+@pytest.mark.django_db
+def test_a_reported_tournament_message_is_in_the_moderators_queue_and_hiding_it_takes_it_from_every_reader():
+    from tests.moderation_support import client_for, confirm, make_moderator
+
+    tournament = arena()
+    tamar, reader = make_player("tamar"), make_player("nino")
+    tournaments.join(tamar, tournament)
+    rude = services.post_in_place(place_of(tournament), tamar, None, "you all play like bots")
+    report = services.report(rude.pk, reader)
+    moderator = client_for(make_moderator("moderator"))
+    page = moderator.get(f"/admin/chat/chatreport/{report.pk}/change/").content.decode()
+    assert page.count("you all play like bots") >= 1 and place_of(tournament) in page
+    confirm(moderator, "chat", "chatreport", "hide_message", [report.pk], reason="rude")
+    assert services.place_history(place_of(tournament), reader) == []
+    assert services.place_history(place_of(tournament), tamar) == []

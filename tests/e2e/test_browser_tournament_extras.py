@@ -27,7 +27,8 @@ def test_say_ill_come_on_a_phone_in_georgian_and_the_bell_tells_when_it_starts(n
     from tournaments.models import Status, Tournament
 
     arena = Tournament.objects.create(name="Japanese evening arena", variant="japanese", minutes=60, rated=False,
-                                      starts_at=timezone.now() + timedelta(hours=1), status=Status.UPCOMING)
+                                      entry_fee=25, starts_at=timezone.now() + timedelta(hours=1),
+                                      status=Status.UPCOMING)
     shown_name = words("ka", "Japanese evening arena")
     tamar = new_member("tamar", **PHONE)
     tamar.goto("/ka/tournaments/")
@@ -49,6 +50,9 @@ def test_say_ill_come_on_a_phone_in_georgian_and_the_bell_tells_when_it_starts(n
     notice.get_by_role("link", name=words("ka", "Go to the tournament")).click()
     expect(tamar).to_have_url(re.compile(rf"/ka/tournaments/{arena.pk}/$"))
     expect(tamar.get_by_role("button", name=words("ka", "Join the arena"))).to_be_visible()
+    expect(tamar.locator("#arena-fee")).to_contain_text("50 %")  # the prize split, before joining
+    assert_nothing_cut_off(tamar)
+    snap(tamar, "tournament-prizes-ka-phone")
 
 
 def test_berserk_before_the_first_move_on_a_laptop_in_russian_and_see_the_mark(new_member, new_person, snap,
