@@ -15,6 +15,10 @@ check of many at once (`many`), for a whole queue in one query.
   play (which is rated), or None; every reason to refuse play refuses rated play too;
 - `members_refused_play(user_ids)`: which of these accounts may not play now;
 - `chat_refusal(player)`: why they may not write in a table chat now, or None.
+
+A chat can also belong to a place other than a table (a tournament's chat, docs/chat.md):
+the app that owns the place registers who may write there (`register_chat_place`), and the
+chat asks `chat_place_refusal` (chat and that app sit on one level and do not know each other).
 """
 
 from collections.abc import Callable
@@ -77,3 +81,22 @@ def _first_refusal(kind: str, who) -> Refusal | None:
         if refusal is not None:
             return refusal
     return None
+
+
+PlaceCheck = Callable[[int, object], Refusal | None]
+_chat_places: dict[str, PlaceCheck] = {}
+
+
+def register_chat_place(kind: str, may_write: PlaceCheck) -> None:
+    """Chats of places of `kind` (e.g. "tournament"): `may_write(place id, player)` returns why
+    that player may not write there (a Refusal: also when there is no such place), or None."""
+    _chat_places[kind] = may_write
+
+
+def chat_place_kinds() -> set[str]:
+    return set(_chat_places)
+
+
+def chat_place_refusal(kind: str, place_id: int, player) -> Refusal | None:
+    """Why `player` may not write in the chat of that place now (the place's own rule), or None."""
+    return _chat_places[kind](place_id, player)

@@ -22,8 +22,10 @@ class Room(models.TextChoices):
 
 
 class ChatMessage(models.Model):
-    table = models.ForeignKey("games.Table", on_delete=models.CASCADE, related_name="chat_messages",
-                              verbose_name=_("table"))
+    # A table's chat, or (`place`, e.g. "tournament:12") the chat of a place another app owns.
+    table = models.ForeignKey("games.Table", null=True, blank=True, on_delete=models.CASCADE,
+                              related_name="chat_messages", verbose_name=_("table"))
+    place = models.CharField(_("place"), max_length=40, blank=True)
     match = models.ForeignKey("games.Match", null=True, blank=True, on_delete=models.SET_NULL,
                               related_name="chat_messages", verbose_name=_("match"))
     room = models.CharField(_("room"), max_length=10, choices=Room.choices)
@@ -46,6 +48,7 @@ class ChatMessage(models.Model):
         indexes = [
             models.Index(fields=["table", "room", "created_at"], name="chat_message_room"),
             models.Index(fields=["author", "created_at"], name="chat_message_author"),
+            models.Index(fields=["place", "created_at"], name="chat_message_place"),
         ]
         default_permissions = ("view",)
 

@@ -8,6 +8,11 @@ database (shared by every web process), stores the message and, once committed,
 sends it to the room's readers. A message the word filter catches is stored but
 sent to nobody: the author's own connection shows it, marked as seen by them only.
 
+`post_in_place` is the same for the chat of a place another app owns (a tournament's:
+`place` "tournament:12"): one room, everyone reads, and who may write is the place's own
+rule (accounts/access.py `chat_place_refusal`); the mute, the flood limits, the word filter
+and the reports are the table chat's.
+
 Every refusal is a `ChatRefusal` with a sentence for the author, and changes nothing.
 """
 
@@ -42,7 +47,7 @@ class ChatRefusal(Refusal):
 REFUSAL_CODES = frozenset({
     "bad_chat", "empty_message", "too_long", "unknown_phrase", "guests_phrases_only", "not_signed_in",
     "friends_only", "no_such_table", "not_at_table", "muted", "too_fast", "too_many",
-    "no_such_message", "own_message", "already_reported",
+    "no_such_message", "own_message", "already_reported", "no_such_place", "not_a_participant",
 })
 
 
@@ -57,6 +62,18 @@ def limits() -> dict:
 
 def chat_group(table_id: int, room: str) -> str:
     return f"chat-{table_id}-{room}"
+
+
+def place_group(place: str) -> str:
+    return "chat-place-" + place.replace(":", "-")
+
+
+def read_place(place) -> tuple[str, int]:
+    """("tournament", 12) of "tournament:12", a kind some app registered; else no_such_place."""
+    kind, _sep, number = str(place).partition(":")
+    if kind not in access.chat_place_kinds() or not number.isdigit():
+        raise ChatRefusal("no_such_place", _("There is no such chat."))
+    return kind, int(number)
 
 
 def room_of(table, player) -> str:
@@ -140,19 +157,41 @@ def post(table_id, player, phrase=None, text=None, from_channel=None) -> ChatMes
     if table is None:
         raise ChatRefusal("no_such_table", _("There is no such table."))
     _check_author(player, table, text)
+    room = room_of(table, player)
+    return _say(player, phrase, text, chat_group(table.pk, room), from_channel,
+                table=table, match=Match.objects.filter(table=table).first(), room=room)
+
+
+def post_in_place(place, player, phrase=None, text=None, from_channel=None) -> ChatMessage:
+    """Say a quick phrase or a text in the chat of a place (e.g. "tournament:12"): the place's
+    own rule says who may write (everyone may read)."""
+    phrase, text = read_input(phrase, text)
+    kind, place_id = read_place(place)
+    if player is None:
+        raise ChatRefusal("not_signed_in", _("Sign in or play as a guest to chat."))
+    if text and (player.is_guest or player.user_id is None):
+        raise ChatRefusal("guests_phrases_only", _("Guests may send the quick phrases only. Sign up to write."))
+    refusal = access.chat_place_refusal(kind, place_id, player)
+    if refusal is not None:
+        raise ChatRefusal(refusal.code, refusal.message, refusal.params)
+    place = f"{kind}:{place_id}"
+    return _say(player, phrase, text, place_group(place), from_channel, place=place, room=Room.PLAYERS)
+
+
+def _say(player, phrase, text, group, from_channel, **where) -> ChatMessage:
+    """Store the message (where: its table, match and room, or its place) once the mute and the
+    flood limits allow it, and send it to the group's readers after the commit."""
     with transaction.atomic():
         Player.objects.select_for_update().filter(pk=player.pk).first()  # one message of an author at a time
         now = timezone.now()
         _check_mute(player)
         _check_flood(player, now)
         message = ChatMessage.objects.create(
-            table=table, match=Match.objects.filter(table=table).first(), room=room_of(table, player),
             author=player, author_label=str(player.display_name_text)[:150], phrase=phrase, text=text,
-            filtered=bool(text) and not wordfilter.is_clean(text), created_at=now,
+            filtered=bool(text) and not wordfilter.is_clean(text), created_at=now, **where,
         )
         if message.seen_by_others:
             event = {"type": "chat.message", "message": message_event(message), "from_channel": from_channel}
-            group = chat_group(table.pk, message.room)
             transaction.on_commit(lambda: group_send(group, event))
     return message
 
@@ -162,6 +201,7 @@ def message_event(message) -> dict:
     return {
         "id": message.pk,
         "table": message.table_id,
+        "place": message.place or None,
         "room": message.room,
         "author": {"id": message.author_id, "name": message.author_label},
         "phrase": message.phrase or None,
@@ -184,6 +224,24 @@ def history(table_id, player, limit=HISTORY_LENGTH) -> tuple[str, list[ChatMessa
     table = Table.objects.prefetch_related("seats").get(pk=table_id)
     room = room_of(table, player)
     shown = ChatMessage.objects.filter(table_id=table_id, room=room, hidden_at__isnull=True)
+    return room, _latest(shown, player, limit)
+
+
+def place_history(place, player, limit=HISTORY_LENGTH) -> list[ChatMessage]:
+    """A place's last messages, oldest first: what others see, and the reader's own filtered ones."""
+    kind, place_id = read_place(place)
+    shown = ChatMessage.objects.filter(place=f"{kind}:{place_id}", hidden_at__isnull=True)
+    return _latest(shown, player, limit)
+
+
+def place_writer(place, player) -> bool:
+    """Whether `player` may write in the place's chat (the panel's form)."""
+    kind, place_id = read_place(place)
+    return player is not None and access.chat_place_refusal(kind, place_id, player) is None
+
+
+def _latest(shown, player, limit) -> list[ChatMessage]:
+    """The last `limit` of `shown` that `player` may read (others' filtered ones never), oldest first."""
     if player is not None:
         from django.db.models import Q
 
@@ -191,7 +249,7 @@ def history(table_id, player, limit=HISTORY_LENGTH) -> tuple[str, list[ChatMessa
     else:
         shown = shown.filter(filtered=False)
     latest = list(shown.order_by("-created_at", "-id")[:limit])
-    return room, latest[::-1]
+    return latest[::-1]
 
 
 def room_has_hidden(table_id, room) -> bool:
@@ -210,11 +268,12 @@ def report(message_id, player) -> ChatReport:
     message = ChatMessage.objects.select_related("table").filter(pk=message_id).first()
     if message is None or not message.seen_by_others:
         raise ChatRefusal("no_such_message", _("There is no such message."))
-    table = Table.objects.prefetch_related("seats").select_related("creator__user").get(pk=message.table_id)
-    from games.services.tables import can_see
+    if message.table_id is not None:  # a place's chat everyone reads; a table's room only its readers
+        table = Table.objects.prefetch_related("seats").select_related("creator__user").get(pk=message.table_id)
+        from games.services.tables import can_see
 
-    if room_of(table, player) != message.room or not can_see(table, player):
-        raise ChatRefusal("no_such_message", _("There is no such message."))
+        if room_of(table, player) != message.room or not can_see(table, player):
+            raise ChatRefusal("no_such_message", _("There is no such message."))
     if message.author_id == player.pk:
         raise ChatRefusal("own_message", _("That is your own message."))
     with transaction.atomic():
@@ -227,7 +286,8 @@ def report(message_id, player) -> ChatReport:
 
 def context_of(message, around=5) -> list[ChatMessage]:
     """The messages said in the message's room just before and after it (the message too)."""
-    room = ChatMessage.objects.filter(table_id=message.table_id, room=message.room)
+    room = (ChatMessage.objects.filter(place=message.place) if message.place
+            else ChatMessage.objects.filter(table_id=message.table_id, room=message.room))
     before = list(room.filter(created_at__lte=message.created_at).exclude(pk=message.pk)
                   .order_by("-created_at", "-id")[:around])[::-1]
     after = list(room.filter(created_at__gte=message.created_at).exclude(pk=message.pk)
@@ -238,5 +298,5 @@ def context_of(message, around=5) -> list[ChatMessage]:
 def announce_hidden(message) -> None:
     """Take a hidden message off every open page of its room (after the commit)."""
     event = {"type": "chat.hidden", "message_id": message.pk}
-    group = chat_group(message.table_id, message.room)
+    group = place_group(message.place) if message.place else chat_group(message.table_id, message.room)
     transaction.on_commit(lambda: group_send(group, event))

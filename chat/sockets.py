@@ -7,15 +7,19 @@ while its player sits at the table, the spectators' room otherwise
 spectator's words never reach the players (and the other way round). The
 connection a message came from shows it at once; the room's group brings it to
 every other connection, each rendering a quick phrase in its own reader's language.
+
+`PlaceChatConsumer` (`ws/chat/<kind>/<id>/`) is the chat of a place another app owns (a
+tournament's page): one group, every reader in it, the same frames and the same services.
 """
 
+from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
-from accounts.languages import in_language
-from games.frames import reply_to
+from accounts.languages import in_language, page_socket_language
+from games.frames import UnreadableFrame, read_json_object, reply_to
 from games.socket_parts import PagePart, ProgramPart
 from joker_site.db_threads import in_thread
 from joker_site.refusals import Refusal
@@ -103,30 +107,102 @@ class ChatPagePart(PagePart):
 
     async def receive(self, frame):
         """A `chat` frame ({"phrase": key} or {"text": ...}) or a `chat_report` ({"message": id})."""
-        data = frame["data"]
-        try:
-            if frame["type"] == "chat":
-                message = await in_thread(in_language(services.post, self.language))(
-                    self.table_id, self.player, data.get("phrase"), data.get("text"), self.channel_name)
-                await self._follow_room(message.room)
-                html = render_message(services.message_event(message), self.player, self.language)
-                with translation.override(self.language):
-                    note = _("Only you see this message: it has words we do not allow.") if message.filtered else ""
-                await self.send(chat_frame("add", html, language=self.language, note=note, mine="1"))
-            else:
-                report = await in_thread(in_language(services.report, self.language))(
-                    _message_id(data.get("message")), self.player)
-                with translation.override(self.language):
-                    note = _("Thank you: the moderators will read this message.")
-                await self.send(chat_frame("reported", language=self.language, id=report.message_id, note=note))
-        except Refusal as refusal:
-            await self.send(chat_frame("refused", language=self.language, note=refusal.message, code=refusal.code))
+        def say(phrase, text):
+            return services.post(self.table_id, self.player, phrase, text, self.channel_name)
+
+        message = await answer_chat_frame(self, frame["type"], frame["data"], say)
+        if message is not None:
+            await self._follow_room(message.room)
 
     async def chat_message(self, event):
         if self.closing or event.get("from_channel") == self.channel_name:
             return
         html = render_message(event["message"], self.player, self.language)
         await self.send(chat_frame("add", html, language=self.language))
+
+    async def chat_hidden(self, event):
+        await self.send(chat_frame("remove", language=self.language, id=event["message_id"]))
+
+
+async def answer_chat_frame(connection, kind: str, data: dict, say):
+    """A page's `chat` or `chat_report` frame, for the table's socket and a place's alike: `say(phrase,
+    text)` stores the message. The answer goes to `connection` (its player, language and send);
+    a refusal is said there and changes nothing. Returns the message said, or None."""
+    language = connection.language
+    try:
+        if kind == "chat":
+            message = await in_thread(in_language(say, language))(data.get("phrase"), data.get("text"))
+            html = render_message(services.message_event(message), connection.player, language)
+            with translation.override(language):
+                note = _("Only you see this message: it has words we do not allow.") if message.filtered else ""
+            await connection.send(chat_frame("add", html, language=language, note=note, mine="1"))
+            return message
+        report = await in_thread(in_language(services.report, language))(_message_id(data.get("message")),
+                                                                         connection.player)
+        with translation.override(language):
+            note = _("Thank you: the moderators will read this message.")
+        await connection.send(chat_frame("reported", language=language, id=report.message_id, note=note))
+    except Refusal as refusal:
+        await connection.send(chat_frame("refused", language=language, note=refusal.message, code=refusal.code))
+    return None
+
+
+class PlaceChatConsumer(AsyncWebsocketConsumer):
+    """The chat of a place (`ws/chat/<kind>/<id>/`, e.g. a tournament's page): everyone reads;
+    who may write is the place's rule (services.post_in_place)."""
+
+    async def connect(self):
+        from accounts.players import player_for_scope
+
+        self.language = page_socket_language(self.scope)
+        route = self.scope["url_route"]["kwargs"]
+        self.place = f"{route['kind']}:{route['place_id']}"
+        self.group = None
+        try:
+            services.read_place(self.place)
+        except services.ChatRefusal:
+            await self.close(code=4404)
+            return
+        self.player = await player_for_scope(self.scope)
+        self.group = services.place_group(self.place)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self._catch_up()
+
+    async def _catch_up(self):
+        """The place's last messages once more: those said between the page's drawing and now."""
+        said = await in_thread(services.place_history)(self.place, self.player)
+        if said:
+            html = mark_safe("".join(  # each one rendered by its template
+                render_message(services.message_event(message), self.player, self.language) for message in said))
+            await self.send(chat_frame("history", html, language=self.language))
+
+    async def disconnect(self, code):
+        if self.group is not None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        try:
+            data = read_json_object(text_data)
+        except UnreadableFrame:
+            data = {}
+        kind = data.get("type")
+        if kind not in BROWSER_FRAMES:
+            with translation.override(self.language):
+                await self.send(chat_frame("refused", language=self.language, code="bad_chat",
+                                           note=_("That message could not be read.")))
+            return
+
+        def say(phrase, text):
+            return services.post_in_place(self.place, self.player, phrase, text, self.channel_name)
+
+        await answer_chat_frame(self, kind, data, say)
+
+    async def chat_message(self, event):
+        if event.get("from_channel") == self.channel_name:
+            return
+        await self.send(chat_frame("add", render_message(event["message"], self.player, self.language),
+                                   language=self.language))
 
     async def chat_hidden(self, event):
         await self.send(chat_frame("remove", language=self.language, id=event["message_id"]))

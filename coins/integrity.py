@@ -106,7 +106,7 @@ def _payout_problems():
     problems = []
     paid = _grouped(Entry.objects.filter(payout__isnull=False), "payout", Sum("amount"))
     for payout in Payout.objects.order_by("pk"):
-        if payout.share * len(payout.winner_wallet_ids) + payout.remainder != payout.pot:
+        if payout.shared_out + payout.remainder != payout.pot:
             problems.append(
                 f"payout {payout.key}: shares and remainder do not add up to the pot {payout.pot}"
             )

@@ -183,7 +183,9 @@ class Payout(models.Model):
     key = models.CharField(max_length=100, unique=True)
     escrow = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="payouts")
     pot = models.BigIntegerField()
-    share = models.BigIntegerField()
+    share = models.BigIntegerField()  # each winner's coins when the split is even (else 0)
+    # {wallet id: coins} when the winners' shares differ (a tournament's graded prizes); None: `share` each.
+    shares = models.JSONField(null=True, blank=True)
     remainder = models.BigIntegerField()
     winner_wallet_ids = models.JSONField()
     table_id = models.BigIntegerField(null=True, blank=True)
@@ -193,6 +195,13 @@ class Payout(models.Model):
     def __str__(self):
         return f"payout {self.key}: {self.pot}"
 
+    @property
+    def shared_out(self) -> int:
+        """The coins the winners received (the pot less the house's remainder)."""
+        if self.shares is not None:
+            return sum(self.shares.values())
+        return self.share * len(self.winner_wallet_ids)
+
     def clean(self):
-        if self.share * len(self.winner_wallet_ids) + self.remainder != self.pot:
+        if self.shared_out + self.remainder != self.pot:
             raise ValidationError("shares and remainder must add up to the pot")

@@ -508,10 +508,11 @@ def _unseal(escrow):
         escrow.sealed = False
 
 
-def pay_out(escrow_key, winners, payout_key, *, table_id=None, match_id=None, memo=""):
-    """Settle the pot: the whole escrow is split evenly among the winners, the
-    indivisible remainder goes to the house, every held stake is settled and the
-    escrow opens again. A match is paid exactly once: calling again with the same
+def pay_out(escrow_key, winners, payout_key, *, table_id=None, match_id=None, memo="", weights=None):
+    """Settle the pot: the whole escrow is split among the winners, evenly or (`weights`, one
+    positive whole number per winner, in the winners' order) in those proportions, each
+    share rounded down; the indivisible remainder goes to the house, every held stake is
+    settled and the escrow opens again. A match is paid exactly once: calling again with the same
     `payout_key` (a retry, a race) returns the first Payout and moves nothing.
     Forfeited stakes need no call: they are still in the escrow, so in the pot.
 
@@ -524,6 +525,7 @@ def pay_out(escrow_key, winners, payout_key, *, table_id=None, match_id=None, me
         raise ValueError("a payout needs at least one winner")
     if len({w.pk for w in winners}) != len(winners):
         raise ValueError("a winner is listed twice")
+    weights = _checked_weights(weights, len(winners))
     wallets = [wallet_for(w) for w in winners]
     winner_ids = sorted(w.pk for w in wallets)
 
@@ -545,18 +547,21 @@ def pay_out(escrow_key, winners, payout_key, *, table_id=None, match_id=None, me
             if wallet.pk not in held_wallets:
                 raise NotStaked(wallet.key)
         pot = escrow.balance
-        share, remainder = divmod(pot, len(wallets))
+        amounts = _shares(pot, [w.pk for w in wallets], weights)
+        remainder = pot - sum(amounts.values())
+        even = len(set(amounts.values())) == 1
         try:
             with transaction.atomic():
                 payout = Payout.objects.create(
-                    key=payout_key, escrow=escrow, pot=pot, share=share, remainder=remainder,
-                    winner_wallet_ids=winner_ids, table_id=table_id, match_id=match_id,
+                    key=payout_key, escrow=escrow, pot=pot, share=next(iter(amounts.values())) if even else 0,
+                    shares=None if even else {str(pk): amount for pk, amount in amounts.items()},
+                    remainder=remainder, winner_wallet_ids=winner_ids, table_id=table_id, match_id=match_id,
                 )
         except IntegrityError:  # same key paid from another escrow meanwhile
             raise PayoutConflict(payout_key) from None
         for wallet in sorted(wallets, key=lambda w: w.pk):
-            if share:
-                _post(escrow, locked[wallet.pk], share, EntryKind.PAYOUT, memo=memo, table_id=table_id,
+            if amounts[wallet.pk]:
+                _post(escrow, locked[wallet.pk], amounts[wallet.pk], EntryKind.PAYOUT, memo=memo, table_id=table_id,
                       match_id=match_id, payout=payout, idempotency_key=f"payout:{payout_key}:{wallet.pk}")
         if remainder:
             _post(escrow, house, remainder, EntryKind.HOUSE_REMAINDER, memo=memo, table_id=table_id,
@@ -564,6 +569,21 @@ def pay_out(escrow_key, winners, payout_key, *, table_id=None, match_id=None, me
         Stake.objects.filter(pk__in=[s.pk for s in held]).update(state=Stake.State.SETTLED, payout=payout)
         _unseal(escrow)
         return payout
+
+
+def _checked_weights(weights, count: int) -> list[int]:
+    if weights is None:
+        return [1] * count
+    weights = list(weights)
+    if len(weights) != count or any(not isinstance(w, int) or isinstance(w, bool) or w <= 0 for w in weights):
+        raise ValueError(f"weights {weights!r} are not one positive whole number per winner")
+    return weights
+
+
+def _shares(pot: int, wallet_ids: list[int], weights: list[int]) -> dict[int, int]:
+    """{wallet id: coins}: the pot in proportion to the weights, each share rounded down."""
+    total = sum(weights)
+    return {wallet_id: pot * weight // total for wallet_id, weight in zip(wallet_ids, weights, strict=True)}
 
 
 def _same_payout(existing, escrow_key, winner_ids):

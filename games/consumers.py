@@ -285,7 +285,7 @@ def parse_browser_frame(text_data) -> dict:
     kind = data.get("type", "act")
     if not isinstance(kind, str):
         raise FrameError("unknown_type", _("Unknown message type."))
-    if kind in ("resync", "resign"):
+    if kind in ("resync", "resign", "berserk"):
         return {"type": kind}
     if kind == "visibility":
         if not isinstance(data.get("visible"), bool):
@@ -329,9 +329,10 @@ def _refusal_fragment(table_id, player, refusal, language) -> str:
 
 
 def act_for_player(table_id, player, frame) -> str | None:
-    """A page's move or resignation (games/live.py, the protocol's way in too): the refusal's
+    """A page's move, resignation or berserk (games/live.py, the protocol's way in too): the refusal's
     message for the page, or None when it was made."""
-    command = live.Resign() if frame["type"] == "resign" else live.Move(frame["action"], frame["version"])
+    commands = {"resign": live.Resign, "berserk": live.Berserk}
+    command = commands[frame["type"]]() if frame["type"] in commands else live.Move(frame["action"], frame["version"])
     try:
         live.act(live.match_at_table(table_id), player, command)
     except Refusal as refusal:

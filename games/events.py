@@ -72,14 +72,26 @@ class TablePasswordLocked:
     host_user_id: int
 
 
+@dataclass(frozen=True)
+class SeatBerserked:
+    """A player halved their own bank before the match's first move (games/services/matches.py
+    `berserk`; the arena's extra point, tournaments/scoring.py)."""
+
+    match_id: int
+    table_id: int
+    seat: int
+    player_id: int
+
+
 match_started = Signal()  # event=MatchStarted, match
 player_left = Signal()  # event=PlayerLeft, match, seat (the Seat row, not yet marked as left)
 match_finished = Signal()  # event=MatchFinished, match, state (the final position)
 table_password_locked = Signal()  # event=TablePasswordLocked
 turn_began = Signal()  # event=TurnBegan
+seat_berserked = Signal()  # event=SeatBerserked, match, seat
 
 _SIGNALS = {MatchStarted: match_started, PlayerLeft: player_left, MatchFinished: match_finished,
-            TablePasswordLocked: table_password_locked, TurnBegan: turn_began}
+            TablePasswordLocked: table_password_locked, TurnBegan: turn_began, SeatBerserked: seat_berserked}
 
 
 def announce(event, **objects) -> None:

@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 from .services import matches
 from .services.matches import MatchError, Outcome
 
-__all__ = ["Abort", "ClockMove", "Forfeit", "MatchError", "Move", "Outcome", "Resign", "act", "match_at_table",
+__all__ = ["Abort", "Berserk", "ClockMove", "Forfeit", "MatchError", "Move", "Outcome", "Resign", "act", "match_at_table",
            "submit"]
 
 
@@ -41,6 +41,11 @@ class Move:
 @dataclass(frozen=True)
 class Resign:
     """The player leaves the match on purpose (rules.md 3.6)."""
+
+
+@dataclass(frozen=True)
+class Berserk:
+    """The player halves their own bank before the match's first move (a table that allows it)."""
 
 
 @dataclass(frozen=True)
@@ -77,6 +82,9 @@ def submit(match_id: int | None, player, command) -> Outcome:
     if isinstance(command, Resign):
         seat = matches.resign(match_id, player)
         return Outcome(version=None, finished=None, seat=seat)
+    if isinstance(command, Berserk):
+        match = matches.berserk(match_id, player)
+        return Outcome(version=match.version, finished=False, match=match)
     if isinstance(command, ClockMove):
         return Outcome(version=None, finished=None, changed=matches.clock_ran_out(match_id, command.version))
     if isinstance(command, Forfeit):
@@ -99,7 +107,7 @@ def match_at_table(table_id: int) -> int:
 
 
 def act(match_id: int, player, command) -> tuple[Outcome, object]:
-    """Submit a player's Move or Resign, for a socket: (the Outcome, the read of the table the
+    """Submit a player's Move, Resign or Berserk, for a socket: (the Outcome, the read of the table the
     answer is drawn from). A move's read is this process's read of the table at the new version,
     shared with its other connections to the table (games/table_reads.py); a resignation has none
     (its answer is read afresh)."""

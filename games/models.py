@@ -64,6 +64,8 @@ class Table(models.Model):
     bank_seconds = models.PositiveSmallIntegerField(default=options.DEFAULT_BANK_SECONDS)
     # Whether people without a seat may watch the match (games/services/spectators.py).
     allow_spectators = models.BooleanField(default=True)
+    # A player may halve their own bank before the first move (an arena's berserk, matches.berserk).
+    berserk_allowed = models.BooleanField(default=False)
     creator = models.ForeignKey("accounts.Player", on_delete=models.PROTECT, related_name="created_tables")
     status = models.CharField(max_length=10, choices=TableStatus.choices, default=TableStatus.OPEN, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
@@ -123,6 +125,8 @@ class Seat(models.Model):
     timeouts_in_row = models.PositiveSmallIntegerField(default=0)
     # Of the table's bank, what this seat has spent so far, in milliseconds (games/services/clocks.py).
     bank_spent_ms = models.PositiveIntegerField(default=0)
+    # The player gave up half the bank before the first move (matches.berserk): ⚔ beside the name.
+    berserk = models.BooleanField(default=False)
 
     class Meta:
         verbose_name = _("seat")

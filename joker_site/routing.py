@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from chat.sockets import PlaceChatConsumer
 from games import consumers, protocol
 from notices.consumers import NoticesConsumer
 from quickplay.consumers import QuickPlayConsumer
@@ -13,5 +14,6 @@ websocket_urlpatterns = [
     path("ws/play/", protocol.PlayConsumer.as_asgi()),
     path("ws/quickplay/", QuickPlayConsumer.as_asgi()),
     path("ws/tournament/<int:tournament_id>/", TournamentConsumer.as_asgi()),  # tournaments/consumers.py
-    path("ws/notices/", NoticesConsumer.as_asgi()),  # every page of a member (notices/consumers.py)
+    path("ws/notices/", NoticesConsumer.as_asgi()),
+    path("ws/chat/<str:kind>/<int:place_id>/", PlaceChatConsumer.as_asgi()),  # a tournament's chat (chat/sockets.py)  # every page of a member (notices/consumers.py)
 ]

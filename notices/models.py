@@ -14,6 +14,8 @@
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.urls import reverse
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 
@@ -37,6 +39,7 @@ class NoticeKind(models.TextChoices):
     INVITATION = "invitation", _("Invitation to a table")
     MATCH_STARTED = "match_started", _("The match started")
     TABLE_LOCKED = "table_locked", _("A table stopped taking its password")
+    TOURNAMENT_STARTS = "tournament_starts", _("A tournament you said you will come to started")
 
 
 class Notice(models.Model):
@@ -50,6 +53,11 @@ class Notice(models.Model):
     table = models.ForeignKey("games.Table", null=True, blank=True, on_delete=models.CASCADE, related_name="+")
     invitation = models.ForeignKey("notices.Invitation", null=True, blank=True, on_delete=models.CASCADE,
                                    related_name="notices")
+    # An announcement's (accounts/announcements.py): the page a tap opens and the name it is about
+    # (a msgid is shown translated).
+    url_name = models.CharField(max_length=60, blank=True)
+    url_args = models.JSONField(default=list, blank=True)
+    subject = models.CharField(max_length=100, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     read_at = models.DateTimeField(null=True, blank=True)
 
@@ -62,6 +70,15 @@ class Notice(models.Model):
 
     def __str__(self):
         return f"{self.kind} for {self.user_id} ({self.key})"
+
+    @property
+    def shown_subject(self) -> str:
+        """The announcement's subject in the active language (a name the staff wrote stays as written)."""
+        return gettext(self.subject) if self.subject else ""
+
+    @property
+    def link(self) -> str:
+        return reverse(self.url_name, args=self.url_args) if self.url_name else ""
 
 
 class Invitation(models.Model):

@@ -74,6 +74,16 @@ def table_password_locked(user_id: int, table_id: int) -> None:
     _make(user_id, NoticeKind.TABLE_LOCKED, f"table_locked:{table_id}", table_id=table_id)
 
 
+def announced(announcement, user_ids) -> int:
+    """Another app's announcement (accounts/announcements.py): one notice per reader and key,
+    inside the announcer's transaction. Returns how many were made."""
+    made = 0
+    for user_id in user_ids:
+        made += _make(user_id, announcement.kind, announcement.key, url_name=announcement.url_name,
+                      url_args=list(announcement.url_args), subject=announcement.subject) is not None
+    return made
+
+
 def unread(user_id: int):
     return (Notice.objects.filter(user_id=user_id, read_at__isnull=True)
             .select_related("actor__player", "table", "invitation__table", "invitation__inviter__user"))

@@ -30,13 +30,18 @@ def on_table_password_locked(sender, event: events.TablePasswordLocked, **kwargs
     notify.table_password_locked(event.host_user_id, event.table_id)
 
 
+def on_announced(sender, announcement, user_ids, **kwargs) -> None:
+    notify.announced(announcement, user_ids)
+
+
 def connect() -> None:
-    from accounts import friends
+    from accounts import announcements, friends
     from games.services import tables
 
     from .invitations import redeem
 
     events.match_started.connect(on_match_started, dispatch_uid="notices.on_match_started")
+    announcements.announced.connect(on_announced, dispatch_uid="notices.on_announced")
     events.table_password_locked.connect(on_table_password_locked, dispatch_uid="notices.on_table_password_locked")
     tables.redeem_invitations_with(redeem)
     friends.request_sent.connect(on_friend_request_sent, dispatch_uid="notices.on_friend_request_sent")

@@ -12,16 +12,16 @@ from .kinds import KINDS
 from .models import Subscription
 
 
-def send(user_id, kind, table_id, **params):
-    """Queue a notification of `kind` about table `table_id` for the member; False when
-    there is nobody to tell (no device)."""
+def send(user_id, kind, subject_id, **params):
+    """Queue a notification of `kind` about its table or tournament `subject_id` for the
+    member; False when there is nobody to tell (no device)."""
     if kind not in KINDS:
         raise ValueError(f"unknown push kind {kind!r}: use one of {', '.join(KINDS)}")
     if not Subscription.objects.filter(user_id=user_id).exists():
         return False
     from .tasks import deliver
 
-    transaction.on_commit(lambda: deliver.delay(user_id, kind, table_id, params))
+    transaction.on_commit(lambda: deliver.delay(user_id, kind, subject_id, params))
     return True
 
 
@@ -39,6 +39,11 @@ def quickplay_found(user_id, table_id):
 def match_starts(user_id, table_id):
     """For the games app: the table the member waits at has filled and the match starts."""
     return send(user_id, "match_starts", table_id)
+
+
+def tournament_starts(user_id, tournament_id, name):
+    """For tournaments: a tournament the member said they will come to has started."""
+    return send(user_id, "tournament_starts", tournament_id, name=name)
 
 
 def your_move(user_id, match_id, table_id, match_page_visible):

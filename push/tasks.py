@@ -19,21 +19,23 @@ GONE = {404, 410}  # the push service says this subscription no longer exists
 TTL_SECONDS = 15 * 60  # a notice older than this is stale: the push service may drop it
 
 
-def payload(user_id, kind, table_id, params):
+def payload(user_id, kind, subject_id, params):
     """The notification in the member's language: a title, a line, the page a tap opens.
-    Only the kind's words, the table's number and the params: never a card."""
+    Only the kind's words, the table's or tournament's number and the params: never a card."""
     from accounts.models import Player
 
     language = (Player.objects.filter(user_id=user_id).values_list("language", flat=True).first()
                 or settings.LANGUAGE_CODE)
     words = KINDS[kind]
     with translation.override(language):
+        shown = {name: translation.gettext(value) if name in words.translated else value
+                 for name, value in params.items()}
         return {
             "kind": kind,
             "title": str(words.title),
-            "body": str(words.body) % {"table": table_id, **params},
-            "url": reverse("table", args=[table_id]),
-            "tag": f"{kind}:{table_id}",  # a newer one about the same table replaces the older
+            "body": str(words.body) % {words.about: subject_id, **shown},
+            "url": reverse(words.page, args=[subject_id]),
+            "tag": f"{kind}:{subject_id}",  # a newer one about the same table or tournament replaces the older
             "lang": language,
         }
 
@@ -43,11 +45,11 @@ def _signer():
 
 
 @shared_task(ignore_result=True)
-def deliver(user_id, kind, table_id, params):
+def deliver(user_id, kind, subject_id, params):
     """Send to each of the member's devices; a device the push service no longer knows is removed."""
     if MutedKind.objects.filter(user_id=user_id, kind=kind).exists():
         return 0
-    data = json.dumps(payload(user_id, kind, table_id, params), ensure_ascii=False)
+    data = json.dumps(payload(user_id, kind, subject_id, params), ensure_ascii=False)
     signer = _signer()
     sent = 0
     for subscription in Subscription.objects.filter(user_id=user_id):

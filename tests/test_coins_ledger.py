@@ -187,6 +187,21 @@ def test_classic_tied_winners_split_the_pot_and_the_house_gets_the_remainder():
     assert_ledger_sound()
 
 
+def test_weights_split_the_pot_in_proportion_and_the_rounding_goes_to_the_house():
+    players = [make_user() for _ in range(4)]
+    for player in players:
+        services.stake(player, "tournament:7", 25)
+    for bad in ([50, 30], [50, 30, 0], [50, 30, "20"], [5.0, 3, 2]):
+        with pytest.raises(ValueError):
+            services.pay_out("tournament:7", players[:3], "tournament:7", weights=bad)
+    assert not Payout.objects.exists() and Account.objects.get(key="tournament:7").balance == 100
+    payout = services.pay_out("tournament:7", players[:3], "tournament:7", weights=[150, 50, 50])
+    # 100 × 150/250 = 60, 100 × 50/250 = 20 each: nothing left over
+    assert [services.balance_of(p) for p in players] == [1035, 995, 995, 975]
+    assert (payout.pot, payout.remainder, sorted(payout.shares.values())) == (100, 0, [20, 20, 60])
+    assert_ledger_sound()
+
+
 def test_a_forfeited_stake_stays_in_the_pot_for_the_winner():
     winner, resigned, replaced_by_bot, third = (make_user() for _ in range(4))
     for player in (winner, resigned, replaced_by_bot, third):

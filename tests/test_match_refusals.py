@@ -133,7 +133,7 @@ def test_the_browser_and_the_protocol_enter_a_match_through_the_same_function():
 def test_only_the_one_way_in_calls_the_functions_that_change_a_running_match():
     """Outside games/services/matches.py itself, only games/live.py calls the functions that change
     a running match (the tests and the benchmark scripts aside)."""
-    changing = {"perform", "resign", "abort", "clock_ran_out", "grace_ran_out"}
+    changing = {"perform", "resign", "berserk", "abort", "clock_ran_out", "grace_ran_out"}
     callers = []
     for path in sorted(ROOT.glob("*/**/*.py")):
         relative = path.relative_to(ROOT).as_posix()

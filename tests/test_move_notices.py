@@ -327,3 +327,24 @@ def test_the_seats_a_move_holds_are_read_once_and_asking_them_for_more_reads_tha
         assert len(queries) == 1 and f"= {match.table_id}" in queries[0]["sql"]
         assert second.pk == next(seat.pk for seat in held if seat.index == 1)
         assert locked.table.seats.all().count() == 4
+
+
+@pytest.mark.django_db
+def test_a_berserk_version_read_from_its_notice_draws_the_mark_and_the_halved_bank_as_a_fresh_read():
+    """Another process follows a berserk from its notice alone: the seat's ⚔ and its bank."""
+    from games import live
+
+    match, players = seated_match("japanese", ("tamar", "levan"), target=11, bank_seconds=60, berserk_allowed=True)
+    _read_the_previous_version(match.table_id, players, match.version)
+    outcome = live.submit(match.pk, players[1], live.Berserk())
+    event = _notice(match, outcome.version, outcome.match.move_notice)
+    with CaptureQueriesContext(connection) as queries:
+        assert table_reads.take_move_notice(event)
+    assert len(queries) == 0
+    from_notice = _views(match.table_id, players, outcome.version)
+    table_reads.forget_table_reads()
+    matches.forget_states()
+    assert from_notice == _views(match.table_id, players, outcome.version)
+    json_views, html = from_notice
+    assert [seat["berserk"] for seat in json_views[0]["seats"]] == [False, True]
+    assert all(page.count('class="berserk-mark"') == 1 for page in html)

@@ -217,9 +217,10 @@ def test_the_member_chooses_the_kinds_and_an_unknown_kind_changes_nothing():
     nino = member("nino", "en")
     client = logged_in(nino)
     client.post("/en/notifications/kinds/", {"kind": ["your_move", "quickplay_found"]})
-    assert set(MutedKind.objects.filter(user=nino).values_list("kind", flat=True)) == {"match_starts", "friend_invites"}
+    muted = {"match_starts", "friend_invites", "tournament_starts"}
+    assert set(MutedKind.objects.filter(user=nino).values_list("kind", flat=True)) == muted
     client.post("/en/notifications/kinds/", {"kind": ["your_move", "poker_night"]})
-    assert set(MutedKind.objects.filter(user=nino).values_list("kind", flat=True)) == {"match_starts", "friend_invites"}
+    assert set(MutedKind.objects.filter(user=nino).values_list("kind", flat=True)) == muted
 
 
 def test_a_friends_invitation_reaches_the_invitees_device(push_service, eager_celery,
@@ -402,3 +403,32 @@ async def test_a_seats_page_says_whether_it_is_in_sight_and_a_malformed_word_cha
     assert await in_sight(seat.pk) == 1
     await page.disconnect()
     assert await in_sight(seat.pk) == 0
+
+
+def test_a_tournament_the_member_said_they_will_come_to_tells_their_device_once_with_its_page(
+        push_service, eager_celery, django_capture_on_commit_callbacks):
+    """tournaments.services.tell_those_coming: the kind carries the tournament's page, not a
+    table's, and the schedule's name in the member's language; a doubled start tells nobody twice."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tournaments import services
+    from tournaments.models import Status, Tournament
+
+    tournament = Tournament.objects.create(name="Japanese evening arena", variant="japanese", rated=False,
+                                           starts_at=timezone.now() - timedelta(seconds=1), status=Status.UPCOMING)
+    nino = make_player("nino")
+    Player.objects.filter(pk=nino.pk).update(language="ru")
+    browser = Browser(push_service, "nino")
+    browser.subscribe(nino.user)
+    services.will_come(nino, tournament)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.tick()
+        services.tick()  # a doubled start
+    [(_path, headers, body)] = push_service.received
+    check_vapid(headers, push_service.origin)
+    assert browser.read(body) == {
+        "kind": "tournament_starts", "title": "Турнир начинается",
+        "body": "Турнир «Вечерняя арена японского джокера» начался: приходите играть.",
+        "url": f"/ru/tournaments/{tournament.pk}/", "tag": f"tournament_starts:{tournament.pk}", "lang": "ru"}

@@ -27,12 +27,13 @@ def tournament_staff():
 
 def test_staff_create_and_edit_a_tournament_in_the_admin_and_each_save_is_audited():
     client, staff = tournament_staff()
-    form = {"name": "Friday arena", "kind": "arena", "rounds": 0, "variant": "japanese", "starts_at_0": "2026-12-11", "starts_at_1": "20:00:00",
-            "minutes": 60, "clock_seconds": 30, "game_type": "standard", "target": 21, "rated": "on",
+    form = {"name": "Friday arena", "kind": "arena", "rounds": 0, "variant": "japanese", "starts_at_0": "2026-12-11",
+            "starts_at_1": "20:00:00", "minutes": 60, "clock_seconds": 30, "bank_seconds": 150, "game_type": "standard",
+            "target": 21, "rated": "on",
             "entry_fee": 0}
     assert client.post("/admin/tournaments/tournament/add/", form).status_code == 302
     tournament = Tournament.objects.get(name="Friday arena")
-    assert tournament.status == Status.UPCOMING and tournament.minutes == 60
+    assert tournament.status == Status.UPCOMING and tournament.minutes == 60 and tournament.bank_seconds == 150
     client.post(f"/admin/tournaments/tournament/{tournament.pk}/change/", {**form, "minutes": 90})
     tournament.refresh_from_db()
     assert tournament.minutes == 90

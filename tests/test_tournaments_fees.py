@@ -1,9 +1,11 @@
 """Domino Coin tournaments (tournaments/services.py, coins/): the entry fee is held once when
 joining (refused clearly, changing nothing, when the wallet is short); when the arena ends the
-fee of whoever played no match comes back and the pool is shared by the first three exactly
-once, also under a doubled finishing task racing in two threads; cancelling refunds every fee."""
+fee of whoever played no match comes back and the pool is paid on the graded split
+(tournaments/prizes.py) exactly once, also under a doubled finishing task racing in two
+threads; cancelling refunds every fee."""
 
 from datetime import timedelta
+from fractions import Fraction
 
 import pytest
 from django.utils import timezone
@@ -12,9 +14,9 @@ from coins import services as coins
 from coins.models import Entry, Payout
 from games import live
 from games.models import Match
-from tests.coins_helpers import race, set_balance
+from tests.coins_helpers import assert_ledger_sound, race, set_balance
 from tests.factories import make_player
-from tournaments import services
+from tournaments import prizes, services
 from tournaments.models import Participant, Status, Tournament
 from tournaments.services import TournamentError
 
@@ -64,19 +66,47 @@ def test_joining_holds_the_fee_once_and_a_short_wallet_is_refused_changing_nothi
 
 
 @pytest.mark.django_db
-def test_the_end_refunds_who_never_played_and_pays_the_first_three_once():
+def test_the_end_refunds_who_never_played_and_level_players_share_their_places_once():
     tournament, (ana, giorgi, nino, dato, eka) = five_in_an_arena()
     services.tick(now=end_of(tournament))
     services.tick(now=end_of(tournament))  # a doubled tick
     assert services.settle(tournament.pk) is None  # and a doubled finishing task
-    pot = 4 * FEE  # eka's fee went back
-    share = pot // 3
+    # eka's fee went back: a pool of 100. ana and nino (2 points, 1 win, 1 match) are level on
+    # 1st and 2nd: (50 + 30) / 2 = 40 % each; giorgi and dato (0, 0, 1) on 3rd and 4th: 20 / 2 = 10 %.
     assert {p.user.username: balance(p) for p in (ana, giorgi, nino, dato, eka)} == {
-        "ana": 1000 - FEE + share, "nino": 1000 - FEE + share, "giorgi": 1000 - FEE + share,
-        "dato": 1000 - FEE, "eka": 1000}
-    assert Payout.objects.count() == 1 and Entry.objects.filter(kind="payout").count() == 3
+        "ana": 1000 - FEE + 40, "nino": 1000 - FEE + 40, "giorgi": 1000 - FEE + 10,
+        "dato": 1000 - FEE + 10, "eka": 1000}
+    assert Payout.objects.count() == 1 and Entry.objects.filter(kind="payout").count() == 4
     tournament.refresh_from_db()
     assert tournament.settled
+    assert_ledger_sound()
+
+
+@pytest.mark.django_db
+def test_three_places_are_paid_fifty_thirty_twenty_and_the_rounding_goes_to_the_house():
+    tournament = paid_arena()
+    players = [make_player(n) for n in ("ana", "bela", "gia", "dito", "eli", "lado")]
+    for player in players:
+        services.join(player, tournament)
+    scores = {"ana": (6, 3), "bela": (4, 2), "gia": (2, 1), "dito": (0, 0), "eli": (0, 0), "lado": (0, 0)}
+    for participant in Participant.objects.filter(tournament=tournament).select_related("player__user"):
+        score, wins = scores[participant.player.user.username]
+        Participant.objects.filter(pk=participant.pk).update(score=score, wins=wins, played=3, game=None)
+    Tournament.objects.filter(pk=tournament.pk).update(status=Status.FINISHED)
+    payout = services.settle(tournament.pk)
+    # The pool of 150: 75, 45, 30; nothing left over.
+    assert [balance(p) - (1000 - FEE) for p in players] == [75, 45, 30, 0, 0, 0]
+    assert (payout.pot, payout.remainder) == (150, 0)
+    assert_ledger_sound()
+
+
+def test_the_split_pays_fewer_places_for_fewer_players_and_level_players_share():
+    assert prizes.split_for(1) == (100,) and prizes.split_for(2) == (70, 30)
+    assert prizes.split_for(3) == prizes.split_for(40) == (50, 30, 20)
+    assert prizes.percents([(4,), (2,), (0,), (0,)]) == [50, 30, 10, 10]
+    assert prizes.percents([(4,), (2,), (2,), (2,)]) == [50, Fraction(50, 3), Fraction(50, 3), Fraction(50, 3)]
+    assert prizes.percents([(4,), (4,)]) == [50, 50]
+    assert prizes.whole_weights(prizes.percents([(4,), (2,), (2,), (2,)])) == [150, 50, 50, 50]
 
 
 @pytest.mark.django_db(transaction=True)
@@ -86,8 +116,9 @@ def test_two_finishing_tasks_racing_pay_the_prizes_once():
     outcomes = race(2, lambda _i: services.settle(tournament.pk))
     assert [kind for kind, _result in outcomes] == ["ok", "ok"]
     assert sum(1 for _kind, result in outcomes if result is not None) == 1
-    assert Payout.objects.count() == 1 and Entry.objects.filter(kind="payout").count() == 3
-    assert sum(balance(p) for p in players) == 5 * 1000 - (4 * FEE) % 3  # the remainder went to the house
+    assert Payout.objects.count() == 1 and Entry.objects.filter(kind="payout").count() == 4
+    assert sum(balance(p) for p in players) == 5 * 1000  # every coin of the pool was paid out
+    assert_ledger_sound()
 
 
 @pytest.mark.django_db

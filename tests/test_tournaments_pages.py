@@ -83,11 +83,14 @@ def test_joining_from_the_page_seats_the_second_player_and_the_page_shows_the_ma
 
 
 @pytest.mark.django_db
-def test_the_rules_of_the_entry_fee_are_shown_before_joining():
+def test_the_entry_fee_and_the_prize_split_are_shown_before_joining():
     tournament = arena(entry_fee=50)
+    services.join(make_player("ana"), tournament)
     page = client_of(make_player("tamar")).get(f"/en/tournaments/{tournament.pk}/").content.decode()
     fee = page[page.index('id="arena-fee"'):]
-    assert fee.index("50 coins") < fee.index("shared evenly by the first three") < page.index("Join the arena")
+    assert (fee.index("50 coins") < fee.index("1st place gets 50 %, 2nd 30 %, 3rd 20 %")
+            < fee.index("If only two play: 70 % and 30 %") < page.index("Join the arena"))
+    assert "In the prize now: <span" in fee and "50 coins</span>." in fee.split("In the prize now:")[1][:200]
     free = client_of(make_player("levan")).get(f"/en/tournaments/{arena().pk}/").content.decode()
     assert 'id="arena-fee"' not in free
 

@@ -21,6 +21,8 @@ from games.models import Variant
 
 from . import swiss
 
+ARENA_BANK_SECONDS = 60  # a tournament's bank unless the staff choose another (0: none, no berserk)
+
 
 class Status(models.TextChoices):
     UPCOMING = "upcoming", _("Upcoming")
@@ -44,6 +46,9 @@ class Tournament(models.Model):
     starts_at = models.DateTimeField(db_index=True)
     minutes = models.PositiveSmallIntegerField(default=60)
     clock_seconds = models.PositiveSmallIntegerField(default=options.DEFAULT_CLOCK_SECONDS)
+    # Each seat's bank at the tournament's tables (games/services/clocks.py); with one, a player may
+    # berserk: halve it before a match's first move for an extra point (scoring.py).
+    bank_seconds = models.PositiveSmallIntegerField(default=ARENA_BANK_SECONDS, choices=[(s, s) for s in options.BANK_SECONDS])
     game_type = models.CharField(max_length=10, choices=options.GAME_TYPE_CHOICES, default=options.DEFAULT_GAME_TYPE)
     target = models.PositiveSmallIntegerField(default=options.DEFAULT_TARGET)  # Japanese: the points to win
     # Classic only: bots take the chairs nobody in the arena can take (a bot's seat scores nothing).
@@ -77,6 +82,7 @@ class Tournament(models.Model):
             models.CheckConstraint(condition=Q(kind=Kind.ARENA) | Q(fill_with_bots=False),
                                    name="tournament_swiss_without_bots",
                                    violation_error_message=_("A Swiss is played without bots.")),
+            models.CheckConstraint(condition=Q(bank_seconds__in=options.BANK_SECONDS), name="tournament_bank_allowed"),
         ]
 
     def __str__(self):
@@ -92,6 +98,12 @@ class Tournament(models.Model):
     def escrow_key(self) -> str:
         """The ledger's escrow of the entry fees (coins/services.py)."""
         return f"tournament:{self.pk}"
+
+    @property
+    def berserk_allowed(self) -> bool:
+        """A player may halve their bank before a match's first move for an extra point: an
+        arena's rule (a Swiss scores its rounds without it), and only with a bank to halve."""
+        return self.kind == Kind.ARENA and self.bank_seconds > 0
 
     @property
     def ends_at(self):
@@ -166,6 +178,7 @@ class Result(models.Model):
     points = models.PositiveSmallIntegerField()
     doubled = models.BooleanField(default=False)
     left = models.BooleanField(default=False)  # resigned, forfeited or walked out: 0, streak broken
+    berserk = models.BooleanField(default=False)  # the player halved their bank in this match (⚔)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["game", "participant"], name="tournament_result_once")]
@@ -182,3 +195,21 @@ class Bye(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["participant", "round"], name="tournament_bye_once_a_round")]
+class ComingPledge(models.Model):
+    """A member said "I'll come" to an upcoming tournament: when it starts they get a header
+    notice and a push, once (`told_at` is set by one conditional update: services.tell_those_coming)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="pledges")
+    player = models.ForeignKey("accounts.Player", on_delete=models.CASCADE, related_name="tournament_pledges")
+    created_at = models.DateTimeField(auto_now_add=True)
+    told_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("player who will come")
+        verbose_name_plural = _("players who will come")
+        constraints = [models.UniqueConstraint(fields=["tournament", "player"], name="tournament_pledge_once")]
+        indexes = [models.Index(fields=["told_at"], name="tournament_pledge_untold",
+                                condition=Q(told_at__isnull=True))]
+
+    def __str__(self):
+        return f"{self.player} will come to {self.tournament_id}"

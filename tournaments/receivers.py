@@ -18,6 +18,12 @@ def on_player_left(sender, event: events.PlayerLeft, **kwargs) -> None:
         services.player_forfeited(event.table_id, event.player_id)
 
 
+def on_seat_berserked(sender, event: events.SeatBerserked, **kwargs) -> None:
+    """A player halved their bank at an arena table: the standings show it."""
+    services.seat_berserked(event.table_id)
+
+
 def connect() -> None:
     events.match_finished.connect(on_match_finished, dispatch_uid="tournaments.on_match_finished")
     events.player_left.connect(on_player_left, dispatch_uid="tournaments.on_player_left")
+    events.seat_berserked.connect(on_seat_berserked, dispatch_uid="tournaments.on_seat_berserked")

@@ -17,6 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts import access
+from accounts.announcements import Announcement, announce
 from coins import memos
 from coins import services as coins
 from games.models import SEATS_BY_VARIANT, Seat, TableStatus, Variant
@@ -25,10 +26,11 @@ from games.services.results import standings as match_standings
 from games.services.tables import TableError, TableSettings
 from joker_site.events import group_send, group_send_on_commit
 from joker_site.refusals import Refusal
+from push import notify as push
 from ratings.services import shown_ratings
 
-from . import pairing, scoring, swiss
-from .models import ArenaGame, Kind, Participant, ParticipantStatus, Result, Status, Tournament
+from . import pairing, prizes, scoring, swiss
+from .models import ArenaGame, ComingPledge, Kind, Participant, ParticipantStatus, Result, Status, Tournament
 
 IN_PLAY = (ParticipantStatus.ACTIVE, ParticipantStatus.PAUSED)
 STANDINGS_ORDER = ("-score", "-wins", "played", "joined_at", "pk")  # docs/tournaments.md "Standings"
@@ -106,6 +108,65 @@ def _hold_entry_fee(player, tournament) -> None:
         raise TournamentError(refusal.code, refusal.message, refusal.params) from None
 
 
+# --- "I'll come" --------------------------------------------------------------------------------
+
+def will_come(player, tournament: Tournament) -> ComingPledge:
+    """The member says "I'll come" to an upcoming tournament (saying it again changes nothing)."""
+    _may_pledge(player, tournament)
+    try:
+        with transaction.atomic():
+            pledge, _made = ComingPledge.objects.get_or_create(tournament=tournament, player=player)
+    except IntegrityError:  # the same member's second tap won the race: one pledge is kept
+        pledge = ComingPledge.objects.get(tournament=tournament, player=player)
+    return pledge
+
+
+def will_not_come(player, tournament: Tournament) -> int:
+    """The member takes "I'll come" back (before the start); how many pledges went (0 or 1)."""
+    _may_pledge(player, tournament)
+    return ComingPledge.objects.filter(tournament=tournament, player=player).delete()[0]
+
+
+def _may_pledge(player, tournament: Tournament) -> None:
+    if player is None or player.is_guest:
+        raise TournamentError("members_only", _("Log in or sign up to say you will come."))
+    if tournament.status != Status.UPCOMING:
+        raise TournamentError("started", _("This tournament has already started."))
+
+
+def tell_those_coming(tournament_id: int | None = None) -> int:
+    """Each member who said "I'll come" to a tournament that now runs is told once: a header
+    notice and a push in their language. The conditional update of `told_at` is the once: a
+    doubled start task or tick finds the pledge told. Returns how many were told."""
+    pending = ComingPledge.objects.filter(told_at__isnull=True, tournament__status=Status.RUNNING)
+    if tournament_id is not None:
+        pending = pending.filter(tournament_id=tournament_id)
+    told = 0
+    for pledge in pending.select_related("tournament", "player"):
+        with transaction.atomic():
+            if not ComingPledge.objects.filter(pk=pledge.pk, told_at__isnull=True).update(told_at=timezone.now()):
+                continue  # told by another task a moment ago
+            tournament = pledge.tournament
+            announce(Announcement(kind="tournament_starts", key=f"tournament_starts:{tournament.pk}",
+                                  url_name="tournaments:detail", url_args=(tournament.pk,), subject=tournament.name),
+                     [pledge.player.user_id])
+            push.tournament_starts(pledge.player.user_id, tournament.pk, tournament.name)
+            told += 1
+    return told
+
+
+# --- The tournament chat (chat/, docs/chat.md) ----------------------------------------------------
+
+def chat_refusal(tournament_id: int, player) -> Refusal | None:
+    """Who may write in a tournament's chat: its players (not one the staff removed); everyone reads."""
+    if not Tournament.objects.filter(pk=tournament_id).exists():
+        return TournamentError("no_such_place", _("There is no such chat."))
+    if player is None or not Participant.objects.filter(tournament_id=tournament_id, player=player).exclude(
+            status=ParticipantStatus.REMOVED).exists():
+        return TournamentError("not_a_participant", _("Only the tournament's players may write here."))
+    return None
+
+
 def _rating(player, variant) -> int:
     return shown_ratings([(player.pk, variant)])[(player.pk, variant)].value
 
@@ -177,14 +238,11 @@ def cancel(tournament_id: int) -> Tournament:
     return tournament
 
 
-PRIZE_PLACES = 3
-
-
 def settle(tournament_id: int):
     """A finished tournament's fees, exactly once: the fee of everyone who played no counted
-    match goes back; the rest of the pool is shared evenly by the first PRIZE_PLACES of the
-    standings who played (the coins' payout key `tournament:<id>` pays it once, whoever
-    calls again). Returns the Payout, or None (a free tournament, nobody played)."""
+    match goes back; the rest of the pool goes to the top places on the graded split
+    (prizes.py; the coins' payout key `tournament:<id>` pays it once, whoever calls again).
+    Returns the Payout, or None (a free tournament, nobody played)."""
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
         if tournament is None or tournament.settled or tournament.status != Status.FINISHED:
@@ -196,11 +254,18 @@ def settle(tournament_id: int):
         for participant in table:
             if participant.played == 0:
                 coins.refund_stake(participant.player.user, tournament.escrow_key, memo=memos.TOURNAMENT_NOT_PLAYED)
-        podium = [p for p in table if p.played > 0 and p.status != ParticipantStatus.REMOVED][:PRIZE_PLACES]
-        if not podium:
+        ranked = [p for p in table if p.played > 0 and p.status != ParticipantStatus.REMOVED]
+        shares = prizes.percents([prize_level(p) for p in ranked])
+        winners = [p.player.user for p, share in zip(ranked, shares, strict=True) if share]
+        if not winners:
             return None
-        return coins.pay_out(tournament.escrow_key, [p.player.user for p in podium],
-                             payout_key=tournament.escrow_key, memo=memos.TOURNAMENT_PRIZE)
+        return coins.pay_out(tournament.escrow_key, winners, payout_key=tournament.escrow_key,
+                             memo=memos.TOURNAMENT_PRIZE, weights=prizes.whole_weights(shares))
+
+
+def prize_level(participant: Participant) -> tuple:
+    """What the standings compare but who joined first: players equal on it share a paid place."""
+    return (participant.score, participant.wins, participant.played)
 
 
 # --- The pairing -----------------------------------------------------------------------------
@@ -281,6 +346,7 @@ def _seat(tournament, people, bots: bool) -> ArenaGame | None:
     refused (that player is paused; nothing else of the attempt remains)."""
     table_settings = TableSettings(variant=tournament.variant, rated=tournament.rated and not bots,
                                    fill_with_bots=bots, clock_seconds=tournament.clock_seconds,
+                                   bank_seconds=tournament.bank_seconds, berserk_allowed=tournament.berserk_allowed,
                                    game_type=tournament.game_type, target=tournament.target)
     players = [p.player for p in people]
     try:
@@ -350,16 +416,31 @@ def _score(tournament, game, people, seats, match, state) -> None:
     if outcomes is None:
         return
     alone = len(outcomes) == 1
+    berserk = {seat.player_id for seat in seats if seat.berserk}
     for player_id, (place, left) in outcomes.items():
         participant = people[player_id]
-        outcome = scoring.Outcome(place=place, left=left, alone_with_bots=alone)
+        outcome = scoring.Outcome(place=place, left=left, alone_with_bots=alone,
+                                  berserk=player_id in berserk)
         scored = scoring.score(tournament.variant, outcome, participant.streak)
         Result.objects.create(game=game, participant=participant, place=outcome.place, points=scored.points,
-                              doubled=scored.doubled, left=outcome.left)
+                              doubled=scored.doubled, left=outcome.left, berserk=outcome.berserk)
         participant.score += scored.points
         participant.streak = scored.streak
         participant.played += 1
         participant.wins += int(outcome.place == 1 and not outcome.left and not alone)
+
+
+def seat_berserked(table_id: int) -> None:
+    """A player of an arena match halved their bank: the standings show ⚔ (after the commit)."""
+    tournament_id = ArenaGame.objects.filter(table_id=table_id).values_list("tournament_id", flat=True).first()
+    if tournament_id is not None:
+        _changed_on_commit(tournament_id)
+
+
+def berserk_now(tournament: Tournament) -> set[int]:
+    """The players of the tournament who halved their bank in the match they play now."""
+    return set(Seat.objects.filter(table__arena_game__tournament=tournament, table__arena_game__finished_at__isnull=True,
+                                   berserk=True).values_list("player_id", flat=True))
 
 
 def player_forfeited(table_id: int, player_id: int | None) -> None:
@@ -380,6 +461,7 @@ def tick(now: datetime | None = None) -> None:
     for tournament_id in arenas.filter(status=Status.UPCOMING, starts_at__lte=now).values_list("pk", flat=True):
         if Tournament.objects.filter(pk=tournament_id, status=Status.UPCOMING).update(status=Status.RUNNING):
             _changed(tournament_id)
+    tell_those_coming()  # also those a tick killed after the start did not reach
     for tournament in arenas.filter(status=Status.RUNNING):
         if now >= tournament.ends_at:
             if Tournament.objects.filter(pk=tournament.pk, status=Status.RUNNING).update(status=Status.FINISHED):

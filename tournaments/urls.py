@@ -10,4 +10,5 @@ urlpatterns = [
     path("<int:tournament_id>/go/", views.go, name="go"),
     path("<int:tournament_id>/join/", views.join, name="join"),
     path("<int:tournament_id>/leave/", views.leave, name="leave"),
+    path("<int:tournament_id>/coming/", views.coming, name="coming"),
 ]

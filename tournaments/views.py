@@ -2,16 +2,18 @@
 joining and leaving (plain form posts), and "where is my match" for the live pages."""
 
 from django.contrib import messages
+from django.db.models import Count
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from accounts.players import player_for_request
 
-from . import services
-from .models import Participant, ParticipantStatus, Result, Status, Tournament
+from . import prizes, services
+from .models import ComingPledge, Participant, ParticipantStatus, Result, Status, Tournament
 from .swiss_views import swiss_context
 
 STANDINGS_SHOWN = 20
@@ -21,13 +23,28 @@ HOME_SHOWN = 3
 def tournament_list(request):
     now = timezone.now()
     everything = Tournament.objects.exclude(status=Status.CANCELLED)
+    player = player_for_request(request, create=False)
+    upcoming = list(everything.filter(status=Status.UPCOMING).order_by("starts_at")
+                    .annotate(coming_count=Count("pledges"))[:20])
+    mine = _pledged(player, upcoming)
+    for tournament in upcoming:
+        tournament.i_will_come = tournament.pk in mine
     context = {
         "running": list(everything.filter(status=Status.RUNNING)),
-        "upcoming": list(everything.filter(status=Status.UPCOMING).order_by("starts_at")[:20]),
+        "upcoming": upcoming,
         "finished": list(everything.filter(status=Status.FINISHED).order_by("-starts_at")[:20]),
         "now": now,
+        "member": player is not None and not player.is_guest,
     }
     return render(request, "tournaments/list.html", context)
+
+
+def _pledged(player, tournaments) -> set[int]:
+    """Which of these tournaments the player said "I'll come" to."""
+    if player is None or player.is_guest:
+        return set()
+    return set(ComingPledge.objects.filter(player=player, tournament__in=[t.pk for t in tournaments])
+               .values_list("tournament_id", flat=True))
 
 
 def home_section_context(player) -> dict:
@@ -42,6 +59,9 @@ def live_context(tournament: Tournament, player) -> dict:
     for place, participant in enumerate(table, start=1):
         participant.place = place
     mine = next((p for p in table if player is not None and p.player_id == player.pk), None)
+    berserk = services.berserk_now(tournament)
+    for p in table:
+        p.berserk_now = p.player_id in berserk
     playing = {}
     for p in table:
         if p.game is not None and p.game.finished_at is None:
@@ -70,6 +90,12 @@ def final_context(tournament: Tournament) -> dict:
     return {"tournament": tournament, "podium": table[:3], "everyone": table}
 
 
+def prize_context(tournament: Tournament) -> dict:
+    """The prize split shown before joining, and the fees held now."""
+    return {"three": prizes.split_for(3), "two": prizes.split_for(2),
+            "pool_now": tournament.entry_fee * Participant.objects.filter(tournament=tournament).count()}
+
+
 def detail(request, tournament_id):
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     player = player_for_request(request, create=False)
@@ -81,6 +107,10 @@ def detail(request, tournament_id):
         return render(request, "tournaments/final.html", final_context(tournament))
     context = live_context(tournament, player)
     context["member"] = player is not None and not player.is_guest
+    context["prizes"] = prize_context(tournament)
+    context["chat_place"] = f"tournament:{tournament.pk}"  # the tournament chat (chat/, docs/chat.md)
+    tournament.coming_count = tournament.pledges.count()
+    tournament.i_will_come = bool(_pledged(player, [tournament]))
     return render(request, "tournaments/detail.html", context)
 
 
@@ -121,6 +151,24 @@ def join(request, tournament_id):
     if participant.game_id is not None:
         return redirect("table", table_id=participant.game.table_id)
     return redirect("tournaments:detail", tournament_id=tournament.pk)
+
+
+@require_POST
+def coming(request, tournament_id):
+    """"I'll come" (`coming` "yes") or taking it back ("no"); back to the page it was said on."""
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    player = player_for_request(request, create=False)
+    try:
+        if request.POST.get("coming") == "no":
+            services.will_not_come(player, tournament)
+        else:
+            services.will_come(player, tournament)
+    except services.TournamentError as refusal:
+        messages.error(request, refusal.message)
+    back = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
+        back = reverse("tournaments:detail", kwargs={"tournament_id": tournament.pk})
+    return redirect(back)
 
 
 @require_POST

@@ -7,6 +7,7 @@ version (`_save`, which also broadcasts after commit and starts the move clock):
 - `perform`: a player's move (the browser's consumer and the JSON protocol);
 - `clock_ran_out`, `grace_ran_out`: the clocks (games/services/clocks.py);
 - `resign`: a player leaves; `abort`: staff or the system stops the match;
+- `berserk`: a player halves their own bank before the first move (a table that allows it);
 - `start_match`: the table filled (called by the table service under its lock).
 
 A client's action carries the version it was made against; a stale or repeated
@@ -463,7 +464,8 @@ def _save(match: Match, state) -> None:
     key, saved = _state_key(match), state.copy()
     transaction.on_commit(lambda: _remember_state(key, saved))
     transaction.on_commit(lambda: broadcast.table_changed(table_id, version, move=notice, laying=schedule))
-    _announce_turn(match, state)
+    if entries:  # a version that adds nothing to the record (a berserk) begins no turn
+        _announce_turn(match, state)
 
 
 def _announce_turn(match: Match, state) -> None:
@@ -495,7 +497,8 @@ def _store(match: Match, state) -> list:
     # The pages lay this version's cards before they show whose turn it is (games/pacing.py):
     # the move clock of the seat to act starts when they have.
     match.laying = pacing.laying(entries, state.seats, len(state.trick), int(settings.BOT_PACE_SECONDS * 1000))
-    match.turn_started_at = timezone.now() + timedelta(milliseconds=pacing.laying_ms(match.laying))
+    if entries or match.turn_started_at is None:  # a version that adds nothing (a berserk) keeps the turn's start
+        match.turn_started_at = timezone.now() + timedelta(milliseconds=pacing.laying_ms(match.laying))
     match.deadline_at = clocks.deadline(match, state.to_act)
     match.__dict__.pop("_record", None)
     match._log_mark = state.record_mark()
@@ -542,7 +545,7 @@ def _move_notice(match: Match, entries: list) -> dict | None:
     notice = {
         "turn_started_at": match.turn_started_at.isoformat() if match.turn_started_at else None,
         "deadline_at": match.deadline_at.isoformat() if match.deadline_at else None,
-        "seats": [[seat.pk, seat.bank_spent_ms, seat.timeouts_in_row] for seat in held],
+        "seats": [[seat.pk, seat.bank_spent_ms, seat.timeouts_in_row, seat.berserk] for seat in held],
     }
     if all(entry.keys() == {"actions"} for entry in entries):
         return {"entries": entries, **notice}
@@ -557,7 +560,7 @@ def after_move(match: Match, seats: list, state, notice: dict, dealt_entries: li
     then reads the database)."""
     from datetime import datetime
 
-    clock_fields = {seat_id: (bank, timeouts) for seat_id, bank, timeouts in notice["seats"]}
+    clock_fields = {seat_id: (bank, timeouts, berserk) for seat_id, bank, timeouts, berserk in notice["seats"]}
     if set(clock_fields) != {seat.pk for seat in seats}:
         raise ValueError("the notice's seats are not the read's")
     entries = dealt_entries if notice.get("dealt") else notice["entries"]
@@ -577,7 +580,7 @@ def after_move(match: Match, seats: list, state, notice: dict, dealt_entries: li
     new_seats = []
     for seat in seats:
         seat = copy.copy(seat)
-        seat.bank_spent_ms, seat.timeouts_in_row = clock_fields[seat.pk]
+        seat.bank_spent_ms, seat.timeouts_in_row, seat.berserk = clock_fields[seat.pk]
         new_seats.append(seat)
     hold_seats(table, new_seats)
     match_log.catch_up(state, [entries])
@@ -671,6 +674,54 @@ def resign(match_id: int, player) -> int:
                 raise MatchError("not_seated", _("You are not sitting at this table."))
             _player_gone(match, load_state(match), seat, reason="resign")
     return seat.index
+
+
+def before_first_move(match: Match, seats) -> bool:
+    """No move has been made in the match yet: every version after the first position (1) was
+    a berserk (a version that adds nothing to the record), one per seat at most."""
+    return match.version - 1 == sum(1 for seat in seats if seat.berserk)
+
+
+def may_berserk(match: Match, seats) -> bool:
+    """Whether a player of this match may still halve their bank (the page's button)."""
+    table = match.table
+    return (table.berserk_allowed and table.bank_seconds > 0 and match.status == MatchStatus.RUNNING
+            and before_first_move(match, seats))
+
+
+def berserk(match_id: int, player) -> Match:
+    """`player` halves their own bank before the match's first move: half of it is spent at
+    once (the deadline moves if they are to act), the seat is marked, the version bumps and
+    `SeatBerserked` is announced. Refused at a table that does not allow it, after the first
+    move, twice, or for someone not seated. Returns the match at its new version (its
+    `move_notice` carries the seats' new clock fields to the other processes)."""
+    with transaction.atomic():
+        match = _locked_match(match_id, with_seats=True)
+        with _refusals_carry_version(match):
+            seats = match.table.seats.all()
+            index = held_seat(seats, player)
+            if index is None:
+                raise MatchError("not_seated", _("You are not sitting at this table."))
+            seat = next(s for s in seats if s.index == index)
+            _check_berserk(match, seats, seat)
+            seat.berserk = True
+            seat.bank_spent_ms += match.table.bank_seconds * 1000 // 2
+            Seat.objects.filter(pk=seat.pk).update(berserk=True, bank_spent_ms=seat.bank_spent_ms)
+            events.announce(events.SeatBerserked(match.pk, match.table_id, index, player.pk), match=match, seat=seat)
+            _save(match, load_state(match))
+    return match
+
+
+def _check_berserk(match: Match, seats, seat) -> None:
+    table = match.table
+    if not table.berserk_allowed or not table.bank_seconds:
+        raise MatchError("no_berserk", _("Halving the bank is not possible at this table."))
+    if match.status != MatchStatus.RUNNING:
+        raise MatchError("match_over", _("This match is over."))
+    if seat.berserk:
+        raise MatchError("berserk_already", _("You have already halved your bank in this match."))
+    if not before_first_move(match, seats):
+        raise MatchError("berserk_too_late", _("The bank can only be halved before the first move."))
 
 
 def abort(match_id: int, reason: str) -> bool:

@@ -12,7 +12,7 @@ from ..engine import IllegalAction, Play
 from ..fairness import public_commitments
 from ..models import Match, MatchStatus, Table
 from . import clocks, shown_ratings
-from .matches import held_seat, load_state
+from .matches import held_seat, load_state, may_berserk
 from .results import standings
 
 
@@ -48,6 +48,7 @@ def public_seats(table: Table, seats=None, ratings=None) -> list[dict]:
             if seat.disconnected_at and not seat.left_at else None,
             "rating": ratings.get(seat.index),
             "bank": public_bank(table, seat),
+            "berserk": seat.berserk,  # the bank halved before the first move (⚔)
         })
     return public
 
@@ -61,8 +62,9 @@ def public_bank(table: Table, seat) -> float | None:
 def public_seats_after_move(public: list[dict], table: Table, seats) -> list[dict]:
     """`public_seats` of a read after a move changed only the seats' clock fields: the same
     facts with each seat's bank as it is now (games/services/matches.py, `after_move`)."""
-    banks = {seat.index: public_bank(table, seat) for seat in seats}
-    return [{**entry, "bank": banks[entry["index"]]} for entry in public]
+    by_index = {seat.index: seat for seat in seats}
+    return [{**entry, "bank": public_bank(table, by_index[entry["index"]]), "berserk": by_index[entry["index"]].berserk}
+            for entry in public]
 
 
 def _with_result(view: dict, match: Match, state, seats) -> dict:
@@ -112,6 +114,7 @@ def seat_view(match: Match, seat: int | None, state=None, seats=None, public=Non
         "server_moves_at": match.deadline_at.isoformat() if deadline and match.deadline_at else None,
         "commitments": public_commitments(match),
         "stake": table.stake,
+        "berserk_open": may_berserk(match, seat_rows),  # a player may still halve their bank
     }
 
 

@@ -61,6 +61,7 @@ class TableSettings:
     target: int = options.DEFAULT_TARGET
     rated: bool = True
     allow_spectators: bool = True
+    berserk_allowed: bool = False  # an arena's tables (tournaments/services.py)
 
     @classmethod
     def of(cls, table: Table) -> "TableSettings":

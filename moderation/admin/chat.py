@@ -208,6 +208,8 @@ class ChatReportAdmin(StaffActionsMixin, ReadOnlyAdmin):
     @admin.display(description=_("table"))
     def table_link(self, report):
         table = report.message.table
+        if table is None:  # a place's chat (a tournament's)
+            return report.message.place
         return format_html('<a href="{}">{}</a> ({})', admin_url_for(table), table, report.message.get_room_display())
 
     @admin.display(description=_("match"))

@@ -17,8 +17,8 @@ from ..models import about
 from .base import StaffAction, StaffActionsMixin
 
 # An arena lasts `minutes`; a Swiss (`kind`) plays `rounds` (docs/tournaments.md "The Swiss").
-EDITABLE = ("name", "kind", "variant", "starts_at", "minutes", "rounds", "clock_seconds", "game_type", "target", "rated",
-            "entry_fee", "fill_with_bots")
+EDITABLE = ("name", "kind", "variant", "starts_at", "minutes", "rounds", "clock_seconds", "bank_seconds", "game_type",
+            "target", "rated", "entry_fee", "fill_with_bots")
 
 
 @dataclass(frozen=True)
