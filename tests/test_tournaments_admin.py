@@ -46,7 +46,7 @@ def test_staff_create_and_edit_a_tournament_in_the_admin_and_each_save_is_audite
 def test_staff_create_a_swiss_audited_and_a_swiss_without_rounds_or_with_bots_is_refused_saying_why():
     client, staff = tournament_staff()
     form = {"name": "Cup", "kind": "swiss", "variant": "classic", "starts_at_0": "2026-12-12",
-            "starts_at_1": "19:00:00", "minutes": 60, "rounds": 0, "clock_seconds": 30, "game_type": "standard",
+            "starts_at_1": "19:00:00", "minutes": 60, "rounds": 0, "clock_seconds": 30, "bank_seconds": 60, "game_type": "standard",
             "target": 21, "entry_fee": 25}
     refused = client.post("/admin/tournaments/tournament/add/", form)
     assert refused.status_code == 200 and "A Swiss has from 1 to 15 rounds." in refused.content.decode()

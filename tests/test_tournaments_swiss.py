@@ -243,12 +243,13 @@ def test_the_last_rounds_end_finishes_the_swiss_and_pays_the_prizes_once_however
     swiss_services.tick()  # and the beat's
     tournament.refresh_from_db()
     assert tournament.status == Status.FINISHED and tournament.settled
-    assert Payout.objects.count() == 1 and Entry.objects.filter(kind="payout").count() == 3
-    podium = services.standings(tournament)[:3]
-    assert [p.played for p in podium] == [1, 1, 1]
-    share = 4 * FEE // 3
+    # Two winners level on points and tie-breaks share 1st and 2nd (50 % + 30 %), the two
+    # losers level too share 3rd (20 %): the graded split (tournaments/prizes.py).
+    assert Payout.objects.count() == 1 and Entry.objects.filter(kind="payout").count() == 4
+    assert [p.played for p in services.standings(tournament)] == [1, 1, 1, 1]
+    pool = 4 * FEE
     assert sorted(coins.balance_of(p.user) for p in players) == sorted(
-        [1000 - FEE + share] * 3 + [1000 - FEE])
+        [1000 - FEE + pool * 40 // 100] * 2 + [1000 - FEE + pool * 10 // 100] * 2)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -258,8 +259,9 @@ def test_two_steps_racing_at_the_swiss_end_pay_the_prizes_once(django_capture_on
     assert [kind for kind, _result in outcomes] == ["ok", "ok"]
     tournament.refresh_from_db()
     assert tournament.status == Status.FINISHED and tournament.settled
-    assert Payout.objects.count() == 1 and Entry.objects.filter(kind="payout").count() == 3
-    assert sum(coins.balance_of(p.user) for p in players) == 4 * 1000 - (4 * FEE) % 3
+    assert Payout.objects.count() == 1 and Entry.objects.filter(kind="payout").count() == 4
+    pool = 4 * FEE
+    assert sum(coins.balance_of(p.user) for p in players) == 4 * 1000 - pool + 2 * (pool * 40 // 100 + pool * 10 // 100)
 
 
 @pytest.mark.django_db

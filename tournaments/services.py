@@ -255,7 +255,7 @@ def settle(tournament_id: int):
             if participant.played == 0:
                 coins.refund_stake(participant.player.user, tournament.escrow_key, memo=memos.TOURNAMENT_NOT_PLAYED)
         ranked = [p for p in table if p.played > 0 and p.status != ParticipantStatus.REMOVED]
-        shares = prizes.percents([prize_level(p) for p in ranked])
+        shares = prizes.percents([prize_level(tournament, p) for p in ranked])
         winners = [p.player.user for p, share in zip(ranked, shares, strict=True) if share]
         if not winners:
             return None
@@ -263,8 +263,12 @@ def settle(tournament_id: int):
                              memo=memos.TOURNAMENT_PRIZE, weights=prizes.whole_weights(shares))
 
 
-def prize_level(participant: Participant) -> tuple:
-    """What the standings compare but who joined first: players equal on it share a paid place."""
+def prize_level(tournament: Tournament, participant: Participant) -> tuple:
+    """What the standings compare but the rating and who joined first: players equal on it
+    share a paid place (a Swiss's standings go by its tie-breaks, an arena's by wins and
+    matches played: docs/tournaments.md)."""
+    if tournament.kind == Kind.SWISS:
+        return (participant.score, participant.tie_break, participant.second_tie_break)
     return (participant.score, participant.wins, participant.played)
 
 

@@ -100,18 +100,24 @@ def detail(request, tournament_id):
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     player = player_for_request(request, create=False)
     if tournament.is_swiss:  # one page for every stage of a Swiss: its rounds stay readable once over
-        context = swiss_context(tournament, player)
-        context["member"] = player is not None and not player.is_guest
+        context = swiss_context(tournament, player) | _around_play(tournament, player)
         return render(request, "tournaments/swiss.html", context)
     if tournament.status == Status.FINISHED:
         return render(request, "tournaments/final.html", final_context(tournament))
-    context = live_context(tournament, player)
-    context["member"] = player is not None and not player.is_guest
-    context["prizes"] = prize_context(tournament)
-    context["chat_place"] = f"tournament:{tournament.pk}"  # the tournament chat (chat/, docs/chat.md)
+    context = live_context(tournament, player) | _around_play(tournament, player)
+    return render(request, "tournaments/detail.html", context)
+
+
+def _around_play(tournament: Tournament, player) -> dict:
+    """What a running or upcoming tournament's page of either kind shows around the play: who
+    may join, the prize split, the tournament chat, "I'll come"."""
     tournament.coming_count = tournament.pledges.count()
     tournament.i_will_come = bool(_pledged(player, [tournament]))
-    return render(request, "tournaments/detail.html", context)
+    return {
+        "member": player is not None and not player.is_guest,
+        "prizes": prize_context(tournament),
+        "chat_place": f"tournament:{tournament.pk}",  # the tournament chat (chat/, docs/chat.md)
+    }
 
 
 def live(request, tournament_id):
