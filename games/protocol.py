@@ -309,6 +309,14 @@ class PlayConsumer(DispatchWithoutHop, BudgetedFrames, AsyncWebsocketConsumer):
         self.frame_budget.refund()  # a move the match took: the turns pace those (joker_site/frame_budget.py)
         await self._send_view(table_id, view, message)
 
+    async def on_hint(self, message):
+        """The advice level's move for this connection's seat now and why (games/services/hints.py)."""
+        await self.send_json(_reply(message, await in_thread(_hint)(self.player, message["match"])))
+
+    async def on_review(self, message):
+        """A finished classic deal's review for this connection's seat."""
+        await self.send_json(_reply(message, await in_thread(_review)(self.player, message["match"], message["deal"])))
+
     async def on_rematch(self, message):
         """After a match: sit at its rematch (the first to ask creates it; the others meet there)."""
         table_id = await in_thread(_rematch)(self.player, message["table"])
@@ -481,6 +489,8 @@ MESSAGE_FIELDS = {
     "act": {"match": ("whole", True), "version": ("whole", True), "action": ("object", True)},
     "resign": {"match": ("whole", True)},
     "rematch": {"table": ("whole", True)},
+    "hint": {"match": ("whole", True)},
+    "review": {"match": ("whole", True), "deal": ("whole", True)},
     "ping": {},
 }
 
@@ -741,6 +751,22 @@ def _act(player, match_id, version, action):
     """Make the move (games/live.py); (table id, the actor's new view) or a refusal (with the match's version)."""
     outcome, read = live.act(match_id, player, live.Move(action, version))
     return read.match.table_id, _view_from(read, player, outcome.state)
+
+
+def _hint(player, match_id) -> dict:
+    from .advice_words import hint_shown
+    from .services import hints
+
+    hint = hints.hint(match_id, player)
+    return {"type": "hint", "match": match_id, **hint, "words": hint_shown(hint)}
+
+
+def _review(player, match_id, deal) -> dict:
+    from .advice_words import review_shown
+    from .services import hints
+
+    review = hints.review(match_id, player, deal)
+    return {"type": "review", "match": match_id, **review, "words": review_shown(review)}
 
 
 def _resign(player, match_id):

@@ -306,7 +306,25 @@
       restoreFocus(focus);
       playKeptCard();
     }
+    askForReview();
   }
+
+  // --- the review of the deal just over ---------------------------------------------
+  // The summary's review box (games/_deal_review.html) is worked out when the player opens the
+  // summary, once per deal: the server keeps it, and every redraw after shows it.
+  var reviewAsked = {};
+  function askForReview() {
+    var box = document.getElementById("deal-summary");
+    var review = document.getElementById("deal-review");
+    if (!box || !box.open || !review || !review.hasAttribute("data-ask-review") || !tableSocket) return;
+    var deal = review.getAttribute("data-deal");
+    if (reviewAsked[deal]) return;
+    reviewAsked[deal] = true;
+    tableSocket.send(JSON.stringify({ type: "review", deal: Number(deal) }));
+  }
+  document.addEventListener("toggle", function (event) {
+    if (event.target.id === "deal-summary") askForReview();
+  }, true);
 
   function takenKey(root) {
     var taken = root && root.querySelector(".taken-trick");
