@@ -7,7 +7,7 @@ suit inside a sentence is its symbol. A test checks that every code has its word
 """
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext_lazy
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from .card_faces import SUIT_SYMBOLS, card_label
 
@@ -121,7 +121,7 @@ def _moment_shown(moment: dict) -> dict:
         where = _("The moment: your bid.")
     else:
         where = _("The moment: your trump choice.")
-    outcome = _("The better move made your bid in %(better)d of %(n)d trial deals; yours in %(yours)d.") % {
+    outcome = _("Bid made in trial deals: with the better move %(better)d/%(n)d, with yours %(yours)d/%(n)d.") % {
         "better": moment["advised_made"], "n": moment["playouts"], "yours": moment["played_made"]}
     gain = round(moment["advised_points"] - moment["played_points"])
     sentences = [reason_sentence(moment["situation"]), reason_sentence(moment["reason"])]
@@ -132,5 +132,5 @@ def _moment_shown(moment: dict) -> dict:
         "advised": move_words(moment["advised"]),
         "why": [s for s in sentences if s],
         "outcome": outcome if moment["advised_made"] != moment["played_made"] else None,
-        "points": _("About %(points)d points more.") % {"points": gain},
+        "points": ngettext("About %(points)d point more.", "About %(points)d points more.", gain) % {"points": gain},
     }

@@ -203,3 +203,29 @@ def test_an_unfinished_deal_is_not_reviewed():
     state, leader = _deal(2, {}, "7D", bids=[1, 0, 0, 0])
     with pytest.raises(ValueError):
         review_deal(to_record(state), 1, leader)
+
+
+# --- the words ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("language", ["ka", "ru"])
+def test_every_reason_and_move_has_its_words_in_the_players_language(language):
+    from django.utils import translation
+
+    from games.advice_words import REASONS, move_words, reason_sentence
+    from games.engine.review import FATE_CODES
+
+    assert set(REASONS) == set(REASON_CODES) | set(FATE_CODES)
+    facts = {"need": 1, "left": 2, "bid": 1, "strong": 2, "suit": "D", "led": "S", "card": "AH", "by": "KD"}
+    moves = [{"play": "AH"}, {"play": "X1", "joker": "take", "suit": "D"}, {"play": "X2", "joker": "discard"},
+             {"play": "X1", "suit": "S"}, {"play": "X1"}, {"bid": 0}, {"bid": 2}, {"trump": "H"}, {"trump": "none"}]
+    with translation.override("en"):
+        english = [reason_sentence({"code": code, "params": facts}) for code in sorted(REASONS)]
+        english_moves = [move_words(move) for move in moves]
+    with translation.override(language):
+        sentences = [reason_sentence({"code": code, "params": facts}) for code in sorted(REASONS)]
+        named = [move_words(move) for move in moves]
+    assert all(sentences) and all(named)
+    assert not set(sentences) & set(english)
+    assert not set(named) & set(english_moves)
+    assert "♦" in sentences[sorted(REASONS).index("lead_joker_high")]
