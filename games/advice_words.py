@@ -101,7 +101,10 @@ def review_shown(review: dict) -> dict:
     seat = review["seat"]
     bid, took = (review["bids"] or [None] * 4)[seat], review["tricks"][seat]
     lines = []
-    if bid is not None:
+    if bid == 0:
+        lines.append(_("You passed and took no trick: your pass is kept.") if took == 0
+                     else _("You passed but took tricks: %(took)d.") % {"took": took})
+    elif bid is not None:
         if review["made"][seat]:
             lines.append(_("You bid %(bid)d and took %(took)d: your bid is made.") % {"bid": bid, "took": took})
         else:

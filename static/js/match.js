@@ -309,6 +309,14 @@
     askForReview();
   }
 
+  // --- a hint ---------------------------------------------------------------------------
+  // The hint button asks the server (games/_hint.html comes back beside the hand). It is no
+  // move: not a ws-send button, so nothing here takes it for one (no card laid, no wait).
+  document.addEventListener("click", function (event) {
+    var ask = event.target.closest && event.target.closest("#match .hint-ask");
+    if (ask && !ask.disabled && tableSocket) tableSocket.send(JSON.stringify({ type: "hint" }));
+  });
+
   // --- the review of the deal just over ---------------------------------------------
   // The summary's review box (games/_deal_review.html) is worked out when the player opens the
   // summary, once per deal: the server keeps it, and every redraw after shows it.
