@@ -90,9 +90,11 @@ def move_words(action: dict) -> str:
 
 
 def hint_shown(hint: dict) -> dict:
-    """What the page shows of a hint: the move, then the situation and the reason."""
+    """What the page shows of a hint: the move, then the situation and the reason (and the version
+    of the position it is for)."""
     sentences = [reason_sentence(hint["situation"]), reason_sentence(hint["reason"])]
-    return {"move": move_words(hint["action"]), "sentences": [s for s in sentences if s]}
+    return {"move": move_words(hint["action"]), "sentences": [s for s in sentences if s],
+            "version": hint.get("version")}
 
 
 def review_shown(review: dict) -> dict:

@@ -47,6 +47,9 @@ class Reason:
     code: str
     params: dict = field(default_factory=dict)
 
+    def to_dict(self) -> dict:
+        return {"code": self.code, "params": dict(self.params)}
+
 
 @dataclass(frozen=True)
 class Advice:
@@ -56,6 +59,12 @@ class Advice:
     action: object
     situation: Reason | None
     reason: Reason
+
+    def to_dict(self) -> dict:
+        """The JSON form: the action as the record writes it, the two reasons as {"code", "params"}."""
+        return {"action": self.action.to_record(),
+                "situation": None if self.situation is None else self.situation.to_dict(),
+                "reason": self.reason.to_dict()}
 
 
 def advise(view, level: str = ADVICE_LEVEL, effort: float = 1.0, rng=None) -> Advice:

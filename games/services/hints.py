@@ -38,7 +38,7 @@ def _review_key(match_id, deal, seat) -> str:
 
 
 def _reason(reason):
-    return None if reason is None else {"code": reason.code, "params": reason.params}
+    return None if reason is None else reason.to_dict()
 
 
 def _match_and_seat(match_id, player):
@@ -69,9 +69,8 @@ def hint(match_id, player) -> dict:
     if state.to_act != seat:
         raise Refusal("not_your_turn", _("A hint is for your own move: wait for your turn."),
                       {"version": match.version})
-    advice = advise(state.view(seat), level=ADVICE_LEVEL)
-    worked_out = {"version": match.version, "action": _without_seat(advice.action.to_record()),
-                  "situation": _reason(advice.situation), "reason": _reason(advice.reason)}
+    advice = advise(state.view(seat), level=ADVICE_LEVEL).to_dict()
+    worked_out = {**advice, "version": match.version, "action": _without_seat(advice["action"])}
     cache.set(key, worked_out, HINT_SECONDS)
     return worked_out
 

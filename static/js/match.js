@@ -293,6 +293,7 @@
       // Every element of a message replaces the one with its id (what htmx's ws extension
       // does with hx-swap-oob="true"); the attribute goes, or htmx.swap would swap it twice.
       element.removeAttribute("hx-swap-oob");
+      if (target && staleHint(element)) return;
       if (target) htmx.swap(target, element.outerHTML, { swapStyle: "outerHTML" });
     });
     var now = match();
@@ -333,6 +334,13 @@
   document.addEventListener("toggle", function (event) {
     if (event.target.id === "deal-summary") askForReview();
   }, true);
+
+  // A hint worked out for a position the table has already left (the answer crossed a move).
+  function staleHint(element) {
+    var m = match();
+    return element.id === "match-hint" && element.hasAttribute("data-version") && m &&
+      m.getAttribute("data-version") !== element.getAttribute("data-version");
+  }
 
   function takenKey(root) {
     var taken = root && root.querySelector(".taken-trick");
