@@ -229,3 +229,20 @@ def test_every_reason_and_move_has_its_words_in_the_players_language(language):
     assert not set(sentences) & set(english)
     assert not set(named) & set(english_moves)
     assert "♦" in sentences[sorted(REASONS).index("lead_joker_high")]
+
+
+def test_the_summarys_review_names_the_moment_in_russian():
+    from django.template.loader import render_to_string
+    from django.utils import translation
+
+    from games.advice_words import review_shown
+    from games.services.hints import review_kept
+
+    state, leader = _nine_of_spades_led_into_a_trump()
+    kept = review_kept(review_deal(to_record(state), 1, leader))
+    with translation.override("ru"):
+        html = render_to_string("games/_deal_review.html", {"deal": 1, "review": review_shown(kept)})
+    for words in ("Вы заказали 2 и взяли 1.", "Решающий момент: взятка 1.", "Девятка пик",
+                  "Вашу карту побили козырем.", "Джокер, «старшую»", "с лучшим ходом 4/4, с вашим 0/4"):
+        assert words in html
+    assert "data-ask-review" not in html

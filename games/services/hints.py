@@ -96,9 +96,7 @@ def review(match_id, player, deal) -> dict:
     kept = cache.get(key)
     if kept is not None:
         return kept
-    result = review_deal(match.record, deal, seat)
-    worked_out = {"deal": deal, "seat": seat, "bids": result.bids, "tricks": result.tricks, "made": result.made,
-                  "decisions": result.decisions, "moment": _moment(result.moment)}
+    worked_out = review_kept(review_deal(match.record, deal, seat))
     cache.set(key, worked_out, REVIEW_SECONDS)
     return worked_out
 
@@ -111,6 +109,12 @@ def shown_review(match_id, deal, seat) -> dict | None:
 
 def _finished_deals(match) -> int:
     return len(load_state(match).score_sheet()["deals"])
+
+
+def review_kept(result) -> dict:
+    """A review (games/engine/review.py's DealReview) as it is kept and sent: plain JSON."""
+    return {"deal": result.deal, "seat": result.seat, "bids": result.bids, "tricks": result.tricks,
+            "made": result.made, "decisions": result.decisions, "moment": _moment(result.moment)}
 
 
 def _moment(moment) -> dict | None:
