@@ -23,6 +23,7 @@ from joker_site.refetch import RefetchAtMostEverySecond
 from joker_site.refusals import Refusal
 
 from . import live
+from .advice_tasks import AdviceBesideTheQueue
 from .consumer_dispatch import DispatchWithoutHop
 from .frames import UnreadableFrame, read_json_object
 from .notice_turns import LaterUpdates
@@ -71,7 +72,7 @@ class LobbyConsumer(RefetchAtMostEverySecond, DispatchWithoutHop, BudgetedFrames
         await self.send(text_data=html)
 
 
-class TableConsumer(DispatchWithoutHop, BudgetedFrames, MemberSocket, AsyncWebsocketConsumer):
+class TableConsumer(DispatchWithoutHop, BudgetedFrames, AdviceBesideTheQueue, MemberSocket, AsyncWebsocketConsumer):
     """One browser tab at a table: the waiting room, then the live match.
 
     Incoming frames are htmx ws-send JSON: {"type": "act", "version": N, "play"/"bid"/"trump": ...},
@@ -130,6 +131,7 @@ class TableConsumer(DispatchWithoutHop, BudgetedFrames, MemberSocket, AsyncWebso
 
     async def disconnect(self, code):
         self.later_updates.cancel()
+        self.stop_advice()
         if getattr(self, "seat_id", None) and self.in_sight:
             self.in_sight = False
             await in_thread(presence.page_in_sight)(self.seat_id, False)
@@ -210,21 +212,27 @@ class TableConsumer(DispatchWithoutHop, BudgetedFrames, MemberSocket, AsyncWebso
             await self.send_state(keep_error=True)  # a stale tab catches up at once
 
     async def answer_advice(self, frame):
-        """A hint or a deal's review (games/services/hints.py), worked out on a database thread, off
-        this socket's; one at a time per tab (a review takes a few tenths of a second)."""
-        if getattr(self, "advice_running", False):
+        """A hint or a deal's review (games/services/hints.py): worked out beside this tab's queue
+        of frames and notices, on a database thread (games/advice_tasks.py)."""
+        if self.advice_busy():
             with translation.override(self.language):
-                await self.send_error(_("One moment: your last hint or review is still being worked out."))
+                await self.send_error(busy_sentence())
             return
-        self.advice_running = True
+        self.work_out_advice(self._send_advice(frame))
+
+    async def _send_advice(self, frame):
         try:
             html = await in_thread(in_language(advice_fragment, self.language))(self.table_id, self.player, frame)
         except Refusal as refusal:
             await self.send_error(refusal.message)
             return
-        finally:
-            self.advice_running = False
-        await self.send(text_data=html + render_to_string("games/_match_error.html", {"message": ""}))
+        except Exception:
+            log.exception("table %s: a hint or review failed", self.table_id)
+            with translation.override(self.language):
+                await self.send_error(_("The server could not answer that message."))
+            return
+        if not self.closing:
+            await self.send(text_data=html + render_to_string("games/_match_error.html", {"message": ""}))
 
     async def table_changed(self, event):
         """A move (its notice carries the version) or a presence change (none): a position this
@@ -296,6 +304,11 @@ def flood_sentence(budget) -> str:
     """What a client that sends frames faster than its budget is told (games/frames.py's refusals' words)."""
     return _("Too many messages at once: wait %(seconds)d s before the next.") % {
         "seconds": max(1, round(budget.retry_after()))}
+
+
+def busy_sentence() -> str:
+    """What a connection asking for a hint or a review while its last one is being worked out is told."""
+    return _("One moment: your last hint or review is still being worked out.")
 
 
 class FrameError(Refusal):

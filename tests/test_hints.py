@@ -181,6 +181,21 @@ async def test_a_finished_classic_deal_is_reviewed_for_the_player_and_a_deal_sti
     await page.disconnect()
 
 
+async def test_a_review_being_worked_out_holds_up_nothing_else_on_the_connection():
+    player, token = await make_program_player("review_beside")
+    match = await _practice_table(player)
+    await _play_to_the_next_deal(match.pk, player)
+    program = await ProgramClient.connect(token)
+    await program.send({"type": "review", "match": match.pk, "deal": 0})
+    await program.send({"type": "ping", "id": "after"})
+    await program.send({"type": "review", "match": match.pk, "deal": 0})
+    first, second, third = [await program.receive() for _ in range(3)]
+    assert first["type"] == "pong"  # answered while the review was being worked out
+    assert second["type"] == "error" and second["code"] == "advice_busy"  # one at a time
+    assert third["type"] == "review"
+    await program.close()
+
+
 async def test_a_japanese_deal_is_not_reviewed():
     players = [await make_program_player(name) for name in ("jr_a", "jr_b")]
     match, _to_act = await _casual_japanese([p for p, _token in players])
