@@ -139,12 +139,11 @@ def _bid_reason(view: dict, action: Bid) -> Reason:
 
 @dataclass
 class _Table:
-    """What the seat sees of a trick: its hand, the trick so far, the cards still out."""
+    """What the seat sees of a trick: the trick so far, the cards still out, its legal plays."""
 
     variant: str
     seat: int
     trump: int  # -1 no trump
-    hand: int
     trick: list  # (seat, card, mode, named) on the table, the lead first
     out: int  # cards neither played, nor in the seat's hand, nor face up anywhere: where a beater may hide
     legal: list
@@ -167,15 +166,14 @@ class _Table:
         done = len(obs.plays) - len(view["trick"])
         return cls(
             variant=view["variant"], seat=obs.seat, trump=-1 if obs.trump is None else obs.trump,
-            hand=obs.hand | (obs.face_up[obs.seat] if view["variant"] == "japanese" else 0),
             trick=obs.plays[done:], out=FULL_DECK & ~seen, legal=obs.legal, wants=_wants(view),
             players=players,
         )
 
 
 def _wants(view: dict) -> bool:
-    """Whether the seat wants tricks now: below its bid (or when the bid is lost anyway, each
-    trick is 10, a lost bid included); in golden always, in misère never; in Japanese always."""
+    """Whether the seat wants tricks now: below its bid (a bid that can no longer be made still
+    scores 10 a trick); in golden always, in misère never; in Japanese always."""
     if view["variant"] != "classic":
         return True
     kind = view["pulka_kind"]

@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from e2e.layout import PHONE
-from e2e.match_play import MATCH, boxes_of, play_until
+from e2e.match_play import MATCH, boxes_of, expect_table_at_rest, play_until
 from e2e.test_browser_score_sheet import start_from_home
 
 DESKTOP = {"viewport": {"width": 1366, "height": 768}}
@@ -22,7 +22,11 @@ def _overlap(a, b) -> bool:
 def ask_and_read_a_hint(page, button_name, label):
     hint_button = page.get_by_role("button", name=button_name)
     expect(hint_button).to_be_enabled()  # the player's move
-    box = hint_button.bounding_box()
+    expect_table_at_rest(page)
+    # Measured in one step in the page: a redraw between finding the button and measuring it
+    # would leave a detached element to measure.
+    box = page.evaluate("() => { const r = document.getElementById('hint-ask').getBoundingClientRect();"
+                        " return {width: r.width, height: r.height}; }")
     assert box["width"] >= 44 and box["height"] >= 44, box
     hint_button.click()
     hint = page.locator(f"{MATCH} #match-hint")
