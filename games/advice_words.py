@@ -113,8 +113,13 @@ def review_shown(review: dict) -> dict:
             lines.append(_("You bid %(bid)d and took %(took)d.") % {"bid": bid, "took": took})
     moment = review["moment"]
     if moment is None:
-        lines.append(_("You had no choice to make in this deal.") if not review["decisions"]
-                     else _("You played this deal as the strongest bot would have."))
+        if not review["decisions"]:
+            lines.append(_("You had no choice to make in this deal."))
+        elif not review["differed"]:
+            lines.append(_("You played this deal as the strongest bot would have."))
+        else:
+            lines.append(_("The strongest bot would sometimes have played otherwise, but not better: "
+                           "no move of yours cost this deal."))
         return {"lines": lines, "moment": None}
     return {"lines": lines, "moment": _moment_shown(moment)}
 

@@ -180,6 +180,7 @@ def test_the_review_finds_the_moment_the_deal_was_lost():
     assert moment.advised_points - moment.played_points >= 150
     assert moment.fate == Reason("fate_trump", {"card": "9S", "by": "8D"})
     assert moment.situation == Reason("need_tricks", {"need": 2, "left": 2})
+    assert review.differed >= 1
 
 
 def test_a_deal_played_as_the_advice_would_has_no_moment():
@@ -188,7 +189,7 @@ def test_a_deal_played_as_the_advice_would_has_no_moment():
     while state.phase is Phase.PLAY:
         state.apply(advise(state.view(state.to_act)).action)
     review = review_deal(to_record(state), 1, leader)
-    assert review.moment is None
+    assert review.moment is None and review.decisions >= 1  # (its bids were set, not advised)
     assert review.made[leader] is True
 
 

@@ -59,6 +59,7 @@ class DealReview:
     made: list[bool | None]  # per seat: took their bid (None without bids)
     moment: Moment | None
     decisions: int  # the seat's decisions compared with the advice
+    differed: int  # of them, those where the advice was another move
 
 
 def review_deal(record: dict, deal: int, seat: int, playouts: int = PLAYOUTS, effort: float = PLAYOUT_EFFORT,
@@ -73,12 +74,13 @@ def review_deal(record: dict, deal: int, seat: int, playouts: int = PLAYOUTS, ef
     if not _finished(state, actions):
         raise ValueError(f"deal {deal} is not finished")
     best = None
-    decisions = 0
+    decisions = differed = 0
     for index, rec in enumerate(actions):
         action = action_from_record(rec)
         if action.seat == seat and len(state.legal_actions(seat)) > 1:
             candidate = _compare(state, seat, action, actions, index, playouts, effort, level)
             decisions += 1
+            differed += candidate is not None
             if candidate is not None and (best is None or _gain(candidate) > _gain(best)):
                 best = candidate
         state.apply(action)
@@ -86,7 +88,7 @@ def review_deal(record: dict, deal: int, seat: int, playouts: int = PLAYOUTS, ef
     bids = result["bids"]
     made = [None if bids is None else bids[s] == result["tricks"][s] for s in range(4)]
     moment = best if best is not None and _gain(best) >= MOMENT_POINTS else None
-    return DealReview(deal, seat, bids, list(result["tricks"]), made, moment, decisions)
+    return DealReview(deal, seat, bids, list(result["tricks"]), made, moment, decisions, differed)
 
 
 def _gain(moment: Moment) -> float:

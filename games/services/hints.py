@@ -84,7 +84,7 @@ def shown_hint(match_id, version, seat) -> dict | None:
 
 def review(match_id, player, deal) -> dict:
     """The review of finished deal `deal` (0-based) for `player`'s seat (worked out once):
-    {"deal", "bids", "tricks", "made", "decisions", "moment"}. Refused at a rated table, without
+    {"deal", "seat", "bids", "tricks", "made", "decisions", "differed", "moment"}. Refused at a rated table, without
     a seat, in Japanese (its face-down cards stay hidden), for a deal not finished."""
     match, seat = _match_and_seat(match_id, player)
     if match.table.variant != "classic":
@@ -114,7 +114,8 @@ def _finished_deals(match) -> int:
 def review_kept(result) -> dict:
     """A review (games/engine/review.py's DealReview) as it is kept and sent: plain JSON."""
     return {"deal": result.deal, "seat": result.seat, "bids": result.bids, "tricks": result.tricks,
-            "made": result.made, "decisions": result.decisions, "moment": _moment(result.moment)}
+            "made": result.made, "decisions": result.decisions, "differed": result.differed,
+            "moment": _moment(result.moment)}
 
 
 def _moment(moment) -> dict | None:
