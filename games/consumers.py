@@ -23,6 +23,7 @@ from joker_site.refetch import RefetchAtMostEverySecond
 from joker_site.refusals import Refusal
 
 from . import live
+from .advice_tasks import AdviceBesideTheQueue
 from .consumer_dispatch import DispatchWithoutHop
 from .frames import UnreadableFrame, read_json_object
 from .notice_turns import LaterUpdates
@@ -71,7 +72,7 @@ class LobbyConsumer(RefetchAtMostEverySecond, DispatchWithoutHop, BudgetedFrames
         await self.send(text_data=html)
 
 
-class TableConsumer(DispatchWithoutHop, BudgetedFrames, MemberSocket, AsyncWebsocketConsumer):
+class TableConsumer(DispatchWithoutHop, BudgetedFrames, AdviceBesideTheQueue, MemberSocket, AsyncWebsocketConsumer):
     """One browser tab at a table: the waiting room, then the live match.
 
     Incoming frames are htmx ws-send JSON: {"type": "act", "version": N, "play"/"bid"/"trump": ...},
@@ -130,6 +131,7 @@ class TableConsumer(DispatchWithoutHop, BudgetedFrames, MemberSocket, AsyncWebso
 
     async def disconnect(self, code):
         self.later_updates.cancel()
+        self.stop_advice()
         if getattr(self, "seat_id", None) and self.in_sight:
             self.in_sight = False
             await in_thread(presence.page_in_sight)(self.seat_id, False)
@@ -193,6 +195,9 @@ class TableConsumer(DispatchWithoutHop, BudgetedFrames, MemberSocket, AsyncWebso
         if frame["type"] == "visibility":
             await self.page_in_sight(frame["visible"])
             return
+        if frame["type"] in ADVICE_FRAMES:
+            await self.answer_advice(frame)
+            return
         part = next((part for part in self.parts if frame["type"] in part.frames), None)
         if part is not None:  # a chat frame
             await part.receive(frame)
@@ -205,6 +210,29 @@ class TableConsumer(DispatchWithoutHop, BudgetedFrames, MemberSocket, AsyncWebso
         else:
             await self.send_error(outcome)
             await self.send_state(keep_error=True)  # a stale tab catches up at once
+
+    async def answer_advice(self, frame):
+        """A hint or a deal's review (games/services/hints.py): worked out beside this tab's queue
+        of frames and notices, on a database thread (games/advice_tasks.py)."""
+        if self.advice_busy():
+            with translation.override(self.language):
+                await self.send_error(self.busy_sentence())
+            return
+        self.work_out_advice(self._send_advice(frame))
+
+    async def _send_advice(self, frame):
+        try:
+            html = await in_thread(in_language(advice_fragment, self.language))(self.table_id, self.player, frame)
+        except Refusal as refusal:
+            await self.send_error(refusal.message)
+            return
+        except Exception:
+            log.exception("table %s: a hint or review failed", self.table_id)
+            with translation.override(self.language):
+                await self.send_error(_("The server could not answer that message."))
+            return
+        if not self.closing:
+            await self.send(text_data=html + render_to_string("games/_match_error.html", {"message": ""}))
 
     async def table_changed(self, event):
         """A move (its notice carries the version) or a presence change (none): a position this
@@ -285,8 +313,12 @@ def parse_browser_frame(text_data) -> dict:
     kind = data.get("type", "act")
     if not isinstance(kind, str):
         raise FrameError("unknown_type", _("Unknown message type."))
-    if kind in ("resync", "resign", "berserk"):
+    if kind in ("resync", "resign", "berserk", "hint"):
         return {"type": kind}
+    if kind == "review":
+        if type(data.get("deal")) is not int:
+            raise FrameError("bad_message", _("Say which deal to review: its number."))
+        return {"type": kind, "deal": data["deal"]}
     if kind == "visibility":
         if not isinstance(data.get("visible"), bool):
             raise FrameError("bad_message", _("Say whether the page is in sight: true or false."))
@@ -315,6 +347,7 @@ def parse_browser_frame(text_data) -> dict:
     return {"type": "act", "version": version, "action": action}
 
 
+ADVICE_FRAMES = ("hint", "review")
 CLOSE_WATCH_REFUSED = 4403
 CLOSE_TRY_AGAIN_LATER = 1013  # the database was away when the socket opened
 
@@ -338,6 +371,20 @@ def act_for_player(table_id, player, frame) -> str | None:
     except Refusal as refusal:
         return refusal.message
     return None
+
+
+def advice_fragment(table_id, player, frame) -> str:
+    """The HTML of a hint (beside the hand) or of a deal's review (in the deal's summary), for the
+    asking player's page alone; a refusal (a rated table, a spectator, not their move) raises."""
+    from .advice_words import hint_shown, review_shown
+    from .services import hints
+
+    match_id = live.match_at_table(table_id)
+    if frame["type"] == "hint":
+        return render_to_string("games/_hint.html", {"hint": hint_shown(hints.hint(match_id, player)), "oob": True})
+    review = hints.review(match_id, player, frame["deal"])
+    return render_to_string("games/_deal_review.html", {"deal": review["deal"], "review": review_shown(review),
+                                                         "oob": True})
 
 
 def table_fragment(table_id, player, language, version=None) -> tuple[str, int]:

@@ -207,12 +207,34 @@ def page_context(table, player, match=None, public=None, watching=None) -> dict:
     me = seat_of(table, player)
     state = load_state(match)
     sv = seat_view(match, me, state=state, public=public)
-    return match_context(sv, me, card_refusals(state, me), finished_trick(sv["view"])) | {
+    context = match_context(sv, me, card_refusals(state, me), finished_trick(sv["view"]))
+    return context | advice_shown(table, match, sv, me, context["deal_summary"]) | {
         "table": table,
         "rematch": rematch_offer(table, player),
         "match_end": match_end(sv, table, sheet_names(sv["seats"]), me, match.end_reason),
         "spectators": spectators.count(table.pk) if watching is None else watching,
     }
+
+
+def advice_shown(table, match, sv, me, summary) -> dict:
+    """The hint button, the hint this seat asked for at this position and the review of the deal
+    just over (games/services/hints.py keeps what was worked out): for a player at a casual table
+    only. `review_offered` is the summary's review box (None: no box), its `review` None until
+    the page has asked for it."""
+    from .advice_words import hint_shown, review_shown
+    from .models import MatchStatus
+    from .services import hints
+
+    if me is None or table.rated:
+        return {"hint_offered": False, "hint": None, "review_offered": None}
+    running = match.status == MatchStatus.RUNNING
+    hint = hints.shown_hint(match.pk, sv["version"], me) if running and sv["view"]["to_act"] == me else None
+    review_offered = None
+    if table.variant == "classic" and summary and summary["fresh"]:
+        deal = summary["number"] - 1
+        kept = hints.shown_review(match.pk, deal, me)
+        review_offered = {"deal": deal, "review": review_shown(kept) if kept else None}
+    return {"hint_offered": running, "hint": hint_shown(hint) if hint else None, "review_offered": review_offered}
 
 
 def match_page(request, table, player):

@@ -36,6 +36,7 @@ from joker_site.frame_budget import BudgetedFrames
 from joker_site.refusals import Refusal  # every service's refusals are one, sent as they are
 
 from . import live
+from .advice_tasks import AdviceBesideTheQueue
 from .consumer_dispatch import DispatchWithoutHop
 from .frames import NotAnObject, UnreadableFrame, read_json_object
 from .frames import reply_to as _reply
@@ -133,7 +134,7 @@ class TokenOrSameOrigin:
                 and validate_host(host_name, settings.ALLOWED_HOSTS))
 
 
-class PlayConsumer(DispatchWithoutHop, BudgetedFrames, AsyncWebsocketConsumer):
+class PlayConsumer(DispatchWithoutHop, BudgetedFrames, AdviceBesideTheQueue, AsyncWebsocketConsumer):
     """One program's connection: any number of tables, one seat at each (and its parts,
     games/socket_parts.py: the quick play queue, quickplay/protocol.py; the table chat,
     chat/sockets.py)."""
@@ -202,6 +203,7 @@ class PlayConsumer(DispatchWithoutHop, BudgetedFrames, AsyncWebsocketConsumer):
 
     async def disconnect(self, code):
         self.later_updates.cancel()
+        self.stop_advice()
         for group in self.credential_groups:
             await self.channel_layer.group_discard(group, self.channel_name)
         for table_id in list(self.tables):
@@ -306,6 +308,32 @@ class PlayConsumer(DispatchWithoutHop, BudgetedFrames, AsyncWebsocketConsumer):
             return
         self.frame_budget.refund()  # a move the match took: the turns pace those (joker_site/frame_budget.py)
         await self._send_view(table_id, view, message)
+
+    async def on_hint(self, message):
+        """The advice level's move for this connection's seat now and why (games/services/hints.py)."""
+        await self._advise(message, _hint, message["match"])
+
+    async def on_review(self, message):
+        """A finished classic deal's review for this connection's seat."""
+        await self._advise(message, _review, message["match"], message["deal"])
+
+    async def _advise(self, message, work, *args):
+        """Worked out beside the connection's queue of messages and pushes (games/advice_tasks.py)."""
+        if self.advice_busy():
+            raise Refusal("advice_busy", self.busy_sentence())
+        self.work_out_advice(self._send_advice(message, work, args))
+
+    async def _send_advice(self, message, work, args):
+        try:
+            answer = await in_thread(work)(self.player, *args)
+        except Refusal as refusal:
+            await self.send_error(refusal, message)
+            return
+        except Exception:
+            log.exception("protocol message failed: %r", message)
+            await self.send_error(Refusal("server_error", _("The server could not answer that message.")), message)
+            return
+        await self.send_json(_reply(message, answer))
 
     async def on_rematch(self, message):
         """After a match: sit at its rematch (the first to ask creates it; the others meet there)."""
@@ -474,6 +502,8 @@ MESSAGE_FIELDS = {
     "act": {"match": ("whole", True), "version": ("whole", True), "action": ("object", True)},
     "resign": {"match": ("whole", True)},
     "rematch": {"table": ("whole", True)},
+    "hint": {"match": ("whole", True)},
+    "review": {"match": ("whole", True), "deal": ("whole", True)},
     "ping": {},
 }
 
@@ -725,6 +755,22 @@ def _act(player, match_id, version, action):
     """Make the move (games/live.py); (table id, the actor's new view) or a refusal (with the match's version)."""
     outcome, read = live.act(match_id, player, live.Move(action, version))
     return read.match.table_id, _view_from(read, player, outcome.state)
+
+
+def _hint(player, match_id) -> dict:
+    from .advice_words import hint_shown
+    from .services import hints
+
+    hint = hints.hint(match_id, player)
+    return {"type": "hint", "match": match_id, **hint, "words": hint_shown(hint)}
+
+
+def _review(player, match_id, deal) -> dict:
+    from .advice_words import review_shown
+    from .services import hints
+
+    review = hints.review(match_id, player, deal)
+    return {"type": "review", "match": match_id, **review, "words": review_shown(review)}
 
 
 def _resign(player, match_id):

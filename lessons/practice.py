@@ -16,10 +16,7 @@ from __future__ import annotations
 
 import secrets
 
-from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
-
-from games import card_faces
+from games.advice_words import hint_shown
 from games.engine import (
     IllegalAction,
     Phase,
@@ -30,6 +27,7 @@ from games.engine import (
     state_from_record,
     to_record,
 )
+from games.engine.advice import advise
 from games.engine.bot import choose_action
 
 LEARNER = 0
@@ -89,84 +87,13 @@ def _path_of(state) -> str:
 # --- hints ------------------------------------------------------------------------------
 
 
-def _winning_now(state, action, seat) -> bool | None:
-    """Whether ``action`` would be winning the trick at the moment it is played (None when leading)."""
-    if not state.trick or action.to_record().get("play") is None:
-        return None
-    after = state.copy()
-    after.apply(action)
-    if not after.trick:  # the card completed the trick
-        return after.last_trick[1] == seat
-    # The engine keeps the current winner of an unfinished classic trick.
-    return after._win_seat == seat
-
-
-def _joker_reason(record):
-    if record.get("joker") == "discard":
-        return _("The joker played as “discard” never wins: a safe way to stay out of this trick.")
-    if record.get("suit"):
-        return _("Led high, the joker takes the trick and pulls the highest %(suit)s out of the other hands.") % {
-            "suit": card_faces.suit_name(record["suit"])}
-    return _("The joker takes this trick, whatever else is played.")
-
-
 def hint(state, seat: int = LEARNER) -> dict | None:
-    """What the bot would do in the learner's place, and a short reason; None if it is not their move."""
-    legal = state.legal_actions(seat)
-    if not legal:
+    """The move the strongest bot would make in the learner's place and why: the live tables'
+    hint (games/engine/advice.py, worded by games/advice_words.py); None if it is not their move."""
+    if not state.legal_actions(seat):
         return None
-    action = choose_action(state, seat)
-    record = action.to_record()
-    view = state.view(seat)
-    phase = view["phase"]
-    if phase == "trump":
-        suit = record["trump"]
-        if suit == "none":
-            reason = _("Your first three cards are spread over the suits: no trump is the calm choice.")
-        else:
-            reason = _("Of your first three cards, %(suit)s are the strongest: make them trump.") % {
-                "suit": card_faces.suit_name(suit)}
-        return {"action": record, "reason": reason}
-    if phase == "bid":
-        n = record["bid"]
-        reason = ngettext("I count about %(n)s trick in this hand.", "I count about %(n)s tricks in this hand.",
-                          n) % {"n": n}
-        if n == 0:
-            reason = _("I see no sure trick in this hand: pass.")
-        if view.get("forbidden_bid") is not None:
-            reason += " " + _("As the dealer you may not say %(n)s.") % {"n": view["forbidden_bid"]}
-        return {"action": record, "reason": reason}
-
-    card = record["play"]
-    if len({a.card for a in legal}) == 1 and not card.startswith("X"):
-        return {"action": record, "reason": _("It is the only card you may play.")}
-    need = None
-    if state.variant == "classic":
-        need = view["bids"][seat] - view["tricks_taken"][seat]
-    if card.startswith("X"):
-        return {"action": record, "reason": _joker_reason(record)}
-    wins = _winning_now(state, action, seat)
-    if wins is None:  # leading
-        if need is None:
-            reason = _("A sound lead here: it keeps your best cards for later.")
-        elif need > 0:
-            reason = ngettext("You still need %(n)s trick: lead a card that can win.",
-                              "You still need %(n)s tricks: lead a card that can win.", need) % {"n": need}
-        else:
-            reason = _("You have the tricks you bid: lead a card that is likely to lose.")
-    elif need is None:
-        reason = _("This card takes the trick.") if wins else _(
-            "This trick is lost anyway: throw a small card and keep the good ones.")
-    elif need > 0:
-        reason = (ngettext("You still need %(n)s trick, and this card is winning the trick for now.",
-                           "You still need %(n)s tricks, and this card is winning the trick for now.", need)
-                  % {"n": need}) if wins else _(
-            "You cannot win this trick cheaply: throw a small card and keep the good ones.")
-    else:
-        reason = _("You have the tricks you bid: this card stays out of the trick.") if not wins else _(
-            "You have the tricks you bid, yet this card wins for now: the bot judges that the others would cost you "
-            "more later.")
-    return {"action": record, "reason": reason}
+    advice = advise(state.view(seat)).to_dict()
+    return {"action": advice["action"], "reason": " ".join(hint_shown(advice)["sentences"])}
 
 
 def result(state, players) -> dict | None:

@@ -61,6 +61,7 @@ REFUSAL_CODES = SHAPE_CODES | {
     "invalid_option", "no_such_match", "no_such_table", "not_seated", "stale_version", "match_over",
     "malformed_action", "invalid_action", "friends_only", "full", "seat_taken", "not_open", "already_started",
     "too_many_tables",
+    "advice_rated", "advice_not_seated", "review_classic_only", "no_such_deal", "advice_busy",  # hint and review
 } | set(ERROR_CODES) | CHAT_CODES
 
 FUZZ = settings(deadline=None, database=None, suppress_health_check=list(HealthCheck))

@@ -293,6 +293,7 @@
       // Every element of a message replaces the one with its id (what htmx's ws extension
       // does with hx-swap-oob="true"); the attribute goes, or htmx.swap would swap it twice.
       element.removeAttribute("hx-swap-oob");
+      if (target && staleHint(element)) return;
       if (target) htmx.swap(target, element.outerHTML, { swapStyle: "outerHTML" });
     });
     var now = match();
@@ -306,6 +307,39 @@
       restoreFocus(focus);
       playKeptCard();
     }
+    askForReview();
+  }
+
+  // --- a hint ---------------------------------------------------------------------------
+  // The hint button asks the server (games/_hint.html comes back beside the hand). It is no
+  // move: not a ws-send button, so nothing here takes it for one (no card laid, no wait).
+  document.addEventListener("click", function (event) {
+    var ask = event.target.closest && event.target.closest("#match .hint-ask");
+    if (ask && !ask.disabled && tableSocket) tableSocket.send(JSON.stringify({ type: "hint" }));
+  });
+
+  // --- the review of the deal just over ---------------------------------------------
+  // The summary's review box (games/_deal_review.html) is worked out when the player opens the
+  // summary, once per deal: the server keeps it, and every redraw after shows it.
+  var reviewAsked = {};
+  function askForReview() {
+    var box = document.getElementById("deal-summary");
+    var review = document.getElementById("deal-review");
+    if (!box || !box.open || !review || !review.hasAttribute("data-ask-review") || !tableSocket) return;
+    var deal = review.getAttribute("data-deal");
+    if (reviewAsked[deal]) return;
+    reviewAsked[deal] = true;
+    tableSocket.send(JSON.stringify({ type: "review", deal: Number(deal) }));
+  }
+  document.addEventListener("toggle", function (event) {
+    if (event.target.id === "deal-summary") askForReview();
+  }, true);
+
+  // A hint worked out for a position the table has already left (the answer crossed a move).
+  function staleHint(element) {
+    var m = match();
+    return element.id === "match-hint" && element.hasAttribute("data-version") && m &&
+      m.getAttribute("data-version") !== element.getAttribute("data-version");
   }
 
   function takenKey(root) {

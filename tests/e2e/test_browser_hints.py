@@ -1,0 +1,69 @@
+"""A hint and a deal's review in a real browser, on a 360×740 phone in Russian: the hint button
+among the table's tools, the hint above the hand (covering no card), then the deal played out
+and its review read in the deal's summary."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from e2e.layout import PHONE
+from e2e.match_play import MATCH, boxes_of, expect_table_at_rest, play_until
+from e2e.test_browser_score_sheet import start_from_home
+
+DESKTOP = {"viewport": {"width": 1366, "height": 768}}
+
+
+def _overlap(a, b) -> bool:
+    return (a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"]
+            and a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"])
+
+
+def ask_and_read_a_hint(page, button_name, label):
+    hint_button = page.get_by_role("button", name=button_name)
+    expect(hint_button).to_be_enabled()  # the player's move
+    expect_table_at_rest(page)
+    # Measured in one step in the page: a redraw between finding the button and measuring it
+    # would leave a detached element to measure.
+    box = page.evaluate("() => { const r = document.getElementById('hint-ask').getBoundingClientRect();"
+                        " return {width: r.width, height: r.height}; }")
+    assert box["width"] >= 44 and box["height"] >= 44, box
+    hint_button.click()
+    hint = page.locator(f"{MATCH} #match-hint")
+    expect(hint).to_contain_text(label)
+    hint_box = hint.bounding_box()
+    for card in boxes_of(page, f"{MATCH} .hand .card-button"):
+        assert not _overlap(hint_box, card), (hint_box, card)  # near the hand, over none of its cards
+    return hint
+
+
+def finish_the_deal_and_read_its_review(page, bid_words):
+    summary = page.locator("#deal-summary")
+    play_until([page], lambda: summary.count() > 0, max_moves=40)
+    summary.locator(".deal-summary-line").click()
+    review = page.locator("#deal-review")
+    expect(review).to_contain_text(bid_words)  # the player's bid against the tricks
+    return summary, review
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_a_hint_then_the_review_of_the_deal_in_russian(new_person, snap, viewport):
+    page = new_person("lela", locale="ru-RU", **viewport)
+    start_from_home(page, "ru", "classic_bots")
+    ask_and_read_a_hint(page, "Подсказка", "Подсказка:")
+    snap(page, "hint")
+    summary, review = finish_the_deal_and_read_its_review(page, re.compile(r"Вы (сказали пас|заказали)"))
+    expect(review.locator("h3")).to_have_text("Разбор вашей раздачи")
+    snap(page, "review")
+    summary.locator("[data-dismiss-summary]").click()
+    expect(summary.locator(".deal-summary-sheet")).to_be_hidden()  # the table is the player's again
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_a_hint_then_the_review_of_the_deal_in_georgian(new_person, snap, viewport):
+    page = new_person("nana", locale="ka-GE", **viewport)
+    start_from_home(page, "ka", "classic_bots")
+    ask_and_read_a_hint(page, "მინიშნება", "მინიშნება:")
+    snap(page, "hint")
+    finish_the_deal_and_read_its_review(page, "თქვით")
+    snap(page, "review")
