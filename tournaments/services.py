@@ -91,7 +91,7 @@ def join(player, tournament: Tournament) -> Participant:
                 participant.status, participant.seen_at, participant.waiting_since = (
                     ParticipantStatus.ACTIVE, now, now)
                 participant.save(update_fields=["status", "seen_at", "waiting_since"])
-            _changed_on_commit(tournament.pk)
+            announce_changed_on_commit(tournament.pk)
     except IntegrityError:  # a second request of the same player won the race
         raise TournamentError("already_joined", _("You are already playing in this tournament.")) from None
     if tournament.status == Status.RUNNING:
@@ -181,7 +181,7 @@ def leave(player, tournament: Tournament) -> Participant:
             raise TournamentError("not_joined", _("You are not playing in this tournament."))
         participant.status = ParticipantStatus.WITHDRAWN
         participant.save(update_fields=["status"])
-        _changed_on_commit(tournament.pk)
+        announce_changed_on_commit(tournament.pk)
     return participant
 
 
@@ -192,7 +192,7 @@ def came_back(player, tournament_id: int) -> bool:
                                       status=ParticipantStatus.PAUSED).update(
         status=ParticipantStatus.ACTIVE, seen_at=now, waiting_since=now)
     if back:
-        _changed_on_commit(tournament_id)
+        announce_changed_on_commit(tournament_id)
         transaction.on_commit(lambda: pair_arena(tournament_id))
     return bool(back)
 
@@ -217,7 +217,7 @@ def remove(participant_id: int) -> Participant:
             raise TournamentError("removed_already", _("This player was removed already."))
         participant.status = ParticipantStatus.REMOVED
         participant.save(update_fields=["status"])
-        _changed_on_commit(participant.tournament_id)
+        announce_changed_on_commit(participant.tournament_id)
     return participant
 
 
@@ -234,7 +234,7 @@ def cancel(tournament_id: int) -> Tournament:
         tournament.save(update_fields=["status"])
         if tournament.entry_fee:  # every fee goes back
             coins.refund_all(tournament.escrow_key, memos.TOURNAMENT_CANCELLED)
-        _changed_on_commit(tournament.pk)
+        announce_changed_on_commit(tournament.pk)
     return tournament
 
 
@@ -292,7 +292,7 @@ def pair_arena(tournament_id: int, now: datetime | None = None) -> list[ArenaGam
         gone = [p.pk for p in waiting if p.seen_at < now - absent_after()]
         if gone:
             Participant.objects.filter(pk__in=gone).update(status=ParticipantStatus.PAUSED)
-            _changed_on_commit(tournament.pk)
+            announce_changed_on_commit(tournament.pk)
         waiting = [p for p in waiting if p.pk not in set(gone)]
         seated_elsewhere = set(Seat.objects.filter(
             player_id__in=[p.player_id for p in waiting], left_at__isnull=True,
@@ -303,7 +303,7 @@ def pair_arena(tournament_id: int, now: datetime | None = None) -> list[ArenaGam
         by_key = {p.pk: p for p in waiting}
         size = SEATS_BY_VARIANT[tournament.variant]
         for keys in pairing.groups(_pairing_view(tournament, waiting), size):
-            game = _seat(tournament, [by_key[key] for key in keys], bots=False)
+            game = seat_at_a_table(tournament, [by_key[key] for key in keys], bots=False)
             if game is not None:
                 made.append(game)
                 for key in keys:
@@ -314,11 +314,11 @@ def pair_arena(tournament_id: int, now: datetime | None = None) -> list[ArenaGam
                                   key=lambda p: (-p.score, -p.rating, p.pk))
             if long_waiting:  # the longest waiting decide; everyone waiting joins them, bots take the rest
                 people = sorted(by_key.values(), key=lambda p: (-p.score, -p.rating, p.pk))[:size - 1]
-                game = _seat(tournament, people, bots=True)
+                game = seat_at_a_table(tournament, people, bots=True)
                 if game is not None:
                     made.append(game)
         if made:
-            _changed_on_commit(tournament.pk)
+            announce_changed_on_commit(tournament.pk)
     return made
 
 
@@ -345,7 +345,7 @@ def _pairing_view(tournament, waiting) -> list[pairing.Waiting]:
             for p in waiting]
 
 
-def _seat(tournament, people, bots: bool) -> ArenaGame | None:
+def seat_at_a_table(tournament, people, bots: bool) -> ArenaGame | None:
     """One table for `people` (bots in the other chairs when asked), or None when a seat was
     refused (that player is paused; nothing else of the attempt remains)."""
     table_settings = TableSettings(variant=tournament.variant, rated=tournament.rated and not bots,
@@ -395,7 +395,7 @@ def match_finished(table_id: int, reason: str, match, state) -> ArenaGame | None
         if participant.player_id in connected:
             participant.seen_at = now
         participant.save(update_fields=["game", "waiting_since", "seen_at", "score", "streak", "played", "wins"])
-    _changed_on_commit(tournament.pk)
+    announce_changed_on_commit(tournament.pk)
     transaction.on_commit(lambda: pair_arena(tournament.pk))
     return game
 
@@ -438,7 +438,7 @@ def seat_berserked(table_id: int) -> None:
     """A player of an arena match halved their bank: the standings show ⚔ (after the commit)."""
     tournament_id = ArenaGame.objects.filter(table_id=table_id).values_list("tournament_id", flat=True).first()
     if tournament_id is not None:
-        _changed_on_commit(tournament_id)
+        announce_changed_on_commit(tournament_id)
 
 
 def berserk_now(tournament: Tournament) -> set[int]:
@@ -464,12 +464,12 @@ def tick(now: datetime | None = None) -> None:
     arenas = Tournament.objects.filter(kind=Kind.ARENA)  # a Swiss runs by rounds: swiss_services.tick
     for tournament_id in arenas.filter(status=Status.UPCOMING, starts_at__lte=now).values_list("pk", flat=True):
         if Tournament.objects.filter(pk=tournament_id, status=Status.UPCOMING).update(status=Status.RUNNING):
-            _changed(tournament_id)
+            announce_changed(tournament_id)
     tell_those_coming()  # also those a tick killed after the start did not reach
     for tournament in arenas.filter(status=Status.RUNNING):
         if now >= tournament.ends_at:
             if Tournament.objects.filter(pk=tournament.pk, status=Status.RUNNING).update(status=Status.FINISHED):
-                _changed(tournament.pk)
+                announce_changed(tournament.pk)
         else:
             pair_arena(tournament.pk, now)
     for tournament_id in Tournament.objects.filter(status=Status.FINISHED, settled=False).values_list("pk", flat=True):
@@ -503,9 +503,11 @@ def finished_places(player) -> list[tuple[Tournament, int]]:
     return places
 
 
-def _changed(tournament_id: int) -> None:
+def announce_changed(tournament_id: int) -> None:
+    """Tell the tournament's open pages that its standings or rounds changed (they refetch)."""
     group_send(tournament_group(tournament_id), {"type": "tournament.changed", "tournament": tournament_id})
 
 
-def _changed_on_commit(tournament_id: int) -> None:
+def announce_changed_on_commit(tournament_id: int) -> None:
+    """The same, once the current transaction commits."""
     group_send_on_commit(tournament_group(tournament_id), {"type": "tournament.changed", "tournament": tournament_id})

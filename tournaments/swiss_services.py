@@ -32,7 +32,7 @@ def tick(now: datetime | None = None) -> None:
     for tournament_id in swiss_tournaments.filter(status=Status.UPCOMING, starts_at__lte=now).values_list(
             "pk", flat=True):
         if Tournament.objects.filter(pk=tournament_id, status=Status.UPCOMING).update(status=Status.RUNNING):
-            services._changed(tournament_id)
+            services.announce_changed(tournament_id)
     for tournament_id in swiss_tournaments.filter(status=Status.RUNNING).values_list("pk", flat=True):
         advance(tournament_id, now)
 
@@ -49,13 +49,13 @@ def advance(tournament_id: int, now: datetime | None = None) -> None:
             return
         if ArenaGame.objects.filter(tournament=tournament, finished_at__isnull=True).exists():
             if _write_tie_breaks(tournament):  # the round waits for its last match
-                services._changed_on_commit(tournament.pk)
+                services.announce_changed_on_commit(tournament.pk)
             return
         if tournament.current_round >= tournament.rounds or not _pair_next_round(tournament, now):
             Tournament.objects.filter(pk=tournament.pk).update(status=Status.FINISHED)
             finished = True
         _write_tie_breaks(tournament)  # after the byes: a bye's points count in its player's opponents' tie-breaks
-        services._changed_on_commit(tournament.pk)
+        services.announce_changed_on_commit(tournament.pk)
     if finished:
         services.settle(tournament_id)  # the beat's tick settles it too, should this process die here
 
@@ -81,7 +81,7 @@ def _pair_next_round(tournament: Tournament, now: datetime) -> bool:
     sitting_out, refused = [by_key[key] for key in plan.byes], set()
     for keys in plan.tables:
         people = [by_key[key] for key in keys]
-        game = services._seat(tournament, people, bots=False)  # the arena's seating, the same table settings
+        game = services.seat_at_a_table(tournament, people, bots=False)  # the arena's seating, the same table settings
         if game is None:  # a seat was refused (that player is paused): the others sit out with a bye
             refused |= set(Participant.objects.filter(pk__in=keys, status=ParticipantStatus.PAUSED)
                            .values_list("pk", flat=True))
@@ -180,7 +180,7 @@ def match_finished(table_id: int, reason: str, match, state) -> ArenaGame | None
         if participant.player_id in connected:
             participant.seen_at = now
         participant.save(update_fields=["game", "seen_at", "score", "played", "wins"])
-    services._changed_on_commit(tournament.pk)
+    services.announce_changed_on_commit(tournament.pk)
     transaction.on_commit(lambda: advance(tournament.pk))
     return game
 
