@@ -62,7 +62,10 @@ def test_joining_from_the_page_and_the_page_shows_the_round_the_pairings_the_bye
     page = client_of(tamar).get(f"/en/tournaments/{tournament.pk}/").content.decode()
     assert "Round 1 of 3" in page and 'id="swiss-round-1"' in page
     game = ArenaGame.objects.get(tournament=tournament, round=1)
-    assert f'href="/en/tables/{game.table_id}/">Watch' in page
+    seated = next(p.player for p in game.players.all())
+    assert f'href="/en/tables/{game.table_id}/"><strong>Your table' in client_of(seated).get(
+        f"/en/tournaments/{tournament.pk}/").content.decode()  # a player's own match is theirs to play
+    assert f'href="/en/tables/{game.table_id}/">Watch' in Client().get(f"/en/tournaments/{tournament.pk}/").content.decode()
     assert Client().get(f"/en/tables/{game.table_id}/").status_code == 200  # anyone may watch (public cards)
     assert "sits out: 2 points" in page
     assert "Leave the Swiss" in page and "Opponents" in page and "Beaten" in page

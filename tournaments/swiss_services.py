@@ -199,7 +199,7 @@ def rounds_of(tournament: Tournament) -> list[dict]:
         players = sorted(game.players.all(), key=lambda p: (-points.get(p.pk, 0), p.pk))
         rounds.setdefault(game.round, {"number": game.round, "games": [], "byes": []})["games"].append({
             "table": game.table_id, "finished": game.finished_at is not None, "counted": game.counted,
-            "players": [(p, points.get(p.pk)) for p in players]})
+            "players": [(p, points.get(p.pk)) for p in players], "participants": {p.pk for p in players}})
     for bye in Bye.objects.filter(participant__tournament=tournament).select_related("participant__player__user"):
         rounds.setdefault(bye.round, {"number": bye.round, "games": [], "byes": []})["byes"].append(bye)
     return [rounds[number] for number in sorted(rounds, reverse=True)]
