@@ -105,6 +105,15 @@ def test_a_form_sent_without_a_level_gets_club_bots_and_a_bad_level_is_refused_w
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize(("level", "label"), [("beginner", "Beginner"), ("club", "Club"), ("master", "Master")])
+def test_a_seat_names_its_bots_level_beside_the_bots_name(level, label):
+    table = _table_with(level, variant="japanese")
+    seats = public_seats(table)
+    assert [s["bot_level"] for s in seats] == [None, level]
+    assert seat_label(seats[1]) == f"Bot 2 · {label}"
+
+
+@pytest.mark.django_db
 def test_a_seat_shows_its_bots_level_and_a_leavers_seat_is_played_by_the_club_bot(client):
     table = _table_with(BotLevel.BEGINNER)
     seats = public_seats(table)
