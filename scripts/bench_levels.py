@@ -44,8 +44,14 @@ from games.engine import ClassicState, JapaneseState, Phase, deal_from_deck, shu
 from games.engine.bot import choose_action
 
 DEALS_PER_GAME = 24
-CLASSIC_PAIRS = (("master", "club"), (ORACLE, "club"), ("club", "beginner"))
-JAPANESE_PAIRS = (("master", "club"), ("club", "beginner"))
+# (variant, level A, level B) in the order played and printed.
+PLAN = (
+    ("classic", "master", "club"),
+    ("japanese", "master", "club"),
+    ("classic", "club", "beginner"),
+    ("japanese", "club", "beginner"),
+    ("classic", ORACLE, "club"),
+)
 # The figure names of the Japanese pairs (the master's is the issue's `japanese_master_win_rate`).
 JAPANESE_FIGURE = {("master", "club"): "japanese_master_win_rate", ("club", "beginner"): "japanese_club_vs_beginner_win_rate"}
 
@@ -174,42 +180,41 @@ def percentile(samples, q: float) -> float:
 
 
 def run(deals: int, japanese: int, out=print, jobs: int = 1, effort: float = 1.0, pairs=None) -> dict:
-    """Every figure; ``pairs`` (names like "master_vs_club") limits the classic and Japanese pairs played."""
+    """Every figure, each printed as soon as it is known (the master's first, the oracle's last:
+    a long run stopped early still tells what matters most). ``pairs`` (names like
+    "master_vs_club") limits the pairs played. A level's bids made are counted in the first
+    pair it plays; the decision times are printed again, over everything so far, after each pair."""
     times: dict[str, list[float]] = {}
     figures = {}
-    made_by_level = {}
 
-    def wanted(a, b):
-        return pairs is None or f"{a}_vs_{b}" in pairs
-
-    for a, b in CLASSIC_PAIRS:
-        if not wanted(a, b):
-            continue
-        diffs, made, pair_times = classic_duplicate(a, b, deals, jobs, effort)
-        _merge(times, pair_times)
-        mean, low, high = interval(diffs)
-        figures[f"{a}_vs_{b}_deals"] = len(diffs)
-        figures[f"{a}_vs_{b}_points_per_deal"] = f"{mean:.1f} (95% CI {low:.1f} to {high:.1f})"
-        for level, tally in made.items():
-            made_by_level.setdefault(level, [0, 0])
-            made_by_level[level][0] += tally[0]
-            made_by_level[level][1] += tally[1]
-    for level, (k, n) in made_by_level.items():
-        figures[f"{level}_bids_made"] = f"{k / max(1, n):.3f}"
-    figures["japanese_matches"] = japanese
-    for a, b in JAPANESE_PAIRS:
-        if not wanted(a, b):
-            continue
-        rate, pair_times = japanese_matches(a, b, japanese, jobs, effort)
-        _merge(times, pair_times)
-        figures[JAPANESE_FIGURE[(a, b)]] = f"{rate:.3f}"
-    for level, samples in sorted(times.items()):
-        figures[f"{level}_decisions"] = len(samples)
-        figures[f"{level}_decision_ms_p50"] = f"{statistics.median(samples):.2f}"
-        figures[f"{level}_decision_ms_p99"] = f"{percentile(samples, 0.99):.2f}"
-        figures[f"{level}_decision_ms_max"] = f"{max(samples):.2f}"
-    for name, value in figures.items():
+    def show(name, value):
+        figures[name] = value
         out(f"{name}: {value}")
+
+    def show_times():
+        for level, samples in sorted(times.items()):
+            show(f"{level}_decisions", len(samples))
+            show(f"{level}_decision_ms_p50", f"{statistics.median(samples):.2f}")
+            show(f"{level}_decision_ms_p99", f"{percentile(samples, 0.99):.2f}")
+            show(f"{level}_decision_ms_max", f"{max(samples):.2f}")
+
+    for kind, a, b in PLAN:
+        if pairs is not None and f"{a}_vs_{b}" not in pairs:
+            continue
+        if kind == "classic":
+            diffs, made, pair_times = classic_duplicate(a, b, deals, jobs, effort)
+            mean, low, high = interval(diffs)
+            show(f"{a}_vs_{b}_deals", len(diffs))
+            show(f"{a}_vs_{b}_points_per_deal", f"{mean:.1f} (95% CI {low:.1f} to {high:.1f})")
+            for level, (k, n) in made.items():
+                if f"{level}_bids_made" not in figures:
+                    show(f"{level}_bids_made", f"{k / max(1, n):.3f}")
+        else:
+            rate, pair_times = japanese_matches(a, b, japanese, jobs, effort)
+            show("japanese_matches", japanese)
+            show(JAPANESE_FIGURE[(a, b)], f"{rate:.3f}")
+        _merge(times, pair_times)
+        show_times()
     return figures
 
 

@@ -48,8 +48,8 @@ CLUB = "club"
 MASTER = "master"
 LEVELS = (BEGINNER, CLUB, MASTER)
 
-# The master's search: the club's playouts with more samples and more finalists (docs/bot.md, "master").
-MASTER_SEARCH = bot_classic.Search(play_budget=12_000, bid_budget=50_000, max_samples=400, finalists=4)
+# The master's search: the club's playouts with more samples, more finalists, samples fitted to the bids (docs/bot.md).
+MASTER_SEARCH = bot_classic.Search(play_budget=12_000, bid_budget=50_000, max_samples=400, finalists=4, bid_draws=4)
 SEARCH_OF = {CLUB: bot_classic.CLUB_SEARCH, MASTER: MASTER_SEARCH}
 
 

@@ -88,6 +88,8 @@ class Search:
     max_samples: int = MAX_SAMPLES
     finalists: int = FINALISTS
     opponent_rational: float = OPPONENT_RATIONAL
+    # Deals drawn per sample to pick one by how well it fits the opponents' bids (1: no picking).
+    bid_draws: int = 1
 
 
 CLUB_SEARCH = Search()
@@ -194,6 +196,44 @@ class ClassicKnowledge:
                 else:
                     pile -= 1
         return hands
+
+
+# --- what the bids say ---------------------------------------------------------------------------------
+
+# How sharply a drawn deal loses weight per trick between a seat's bid and the bid its hand suggests.
+BID_FIT_SHARPNESS = 1.0
+_FIT_WEIGHT = tuple(2.718281828459045 ** (-BID_FIT_SHARPNESS * k) for k in range(40))
+
+
+def deal_sampler(obs, know, search: Search, rng):
+    """A function drawing the opponents' hands. With ``search.bid_draws`` above 1, each sample is
+    picked among that many draws of ``know.sample``, each with a weight falling with the distance
+    between the opponents' bids and the bids their drawn hands suggest (``quick_bid`` of the hand
+    each held when bidding: the cards left plus those it played). A dark deal's bids say nothing."""
+    bidders = [s for s in range(4) if s != obs.seat and obs.bids[s] is not None]
+    if search.bid_draws <= 1 or not bidders or obs.kind == "dark" or not isinstance(know, ClassicKnowledge):
+        return lambda: know.sample(rng)
+    played = [0, 0, 0, 0]
+    for seat, card, _mode, _named in obs.plays:
+        played[seat] |= 1 << card
+    trump, n, bids, draws = know.trump, obs.cards, obs.bids, search.bid_draws
+
+    def weighted():
+        drawn = [know.sample(rng) for _ in range(draws)]
+        weights = []
+        for hands in drawn:
+            miss = 0
+            for s in bidders:
+                miss += abs(quick_bid(hands[s] | played[s], trump, n) - bids[s])
+            weights.append(_FIT_WEIGHT[miss])
+        r = rng.random() * sum(weights)
+        for hands, weight in zip(drawn, weights):
+            r -= weight
+            if r < 0:
+                return hands
+        return drawn[-1]
+
+    return weighted
 
 
 # --- the playout policy -----------------------------------------------------------------------------
@@ -456,6 +496,7 @@ def choose_bid(obs, rng, effort: float = 1.0, search: Search = CLUB_SEARCH, know
     dark = obs.hand == 0 and know is None
     if know is None and not dark:
         know = ClassicKnowledge(obs)
+    draw = None if dark else deal_sampler(obs, know, search, rng)
     leader = (obs.dealer + 1) & 3
     rational = _rationality(me, search)
     steps = 4 * n
@@ -470,7 +511,7 @@ def choose_bid(obs, rng, effort: float = 1.0, search: Search = CLUB_SEARCH, know
                     hands[k] |= 1 << c
             trump = int(rng.random() * 5) - 1
         else:
-            hands = know.sample(rng)
+            hands = draw()
             hands[me] = hands[me] or obs.hand
             trump = know.trump
         return hands, trump, _bid_targets(obs, hands, trump), _random_stream(rng, steps)
@@ -583,8 +624,10 @@ def choose_play(obs, rng, effort: float = 1.0, search: Search = CLUB_SEARCH, kno
     n = obs.cards
     steps = 4 * tricks_left - len(trick)
 
+    draw = deal_sampler(obs, know, search, rng)
+
     def sample():
-        hands = know.sample(rng)
+        hands = draw()
         hands[me] = obs.hand
         return hands, _random_stream(rng, steps)
 
