@@ -130,10 +130,17 @@ def japanese_match(task):
 
 
 def _map(function, tasks, jobs: int):
+    """``function`` of each task, in the tasks' order, each as soon as it and those before it are done."""
     if jobs <= 1:
-        return [function(t) for t in tasks]
+        yield from map(function, tasks)
+        return
     with multiprocessing.get_context("fork").Pool(jobs) as pool:
-        return pool.map(function, tasks, chunksize=1)
+        yield from pool.imap(function, tasks, chunksize=1)
+
+
+def _progress(text: str) -> None:
+    """A running figure on stderr (stdout keeps the final figures): a long run stopped early still tells."""
+    print(text, file=sys.stderr, flush=True)
 
 
 def classic_duplicate(level_a, level_b, deals, jobs=1, effort=1.0, first_seed=20_000):
@@ -147,6 +154,9 @@ def classic_duplicate(level_a, level_b, deals, jobs=1, effort=1.0, first_seed=20
             made[level][0] += k
             made[level][1] += n
         _merge(times, game_times)
+        mean, low, high = interval(diffs)
+        _progress(f"{level_a}_vs_{level_b} so far: {len(diffs)} deals, {mean:.1f} (95% CI {low:.1f} to {high:.1f}), "
+                  f"{level_a}_bids_made {made[level_a][0] / max(1, made[level_a][1]):.3f}")
     return diffs, made, times
 
 
@@ -154,9 +164,10 @@ def japanese_matches(level_a, level_b, matches, jobs=1, effort=1.0, target=11, f
     """(A's share of ``matches`` Japanese matches to ``target`` won against B, decision times by level)."""
     tasks = [(level_a, level_b, m, target, effort, first_seed) for m in range(matches)]
     won, times = 0, {}
-    for result, match_times in _map(japanese_match, tasks, jobs):
+    for played, (result, match_times) in enumerate(_map(japanese_match, tasks, jobs), start=1):
         won += result
         _merge(times, match_times)
+        _progress(f"japanese {level_a}_vs_{level_b} so far: {won} of {played} matches won")
     return won / max(1, matches), times
 
 
