@@ -212,6 +212,8 @@ def run(deals: int, japanese: int, out=print, jobs: int = 1, effort: float = 1.0
     for kind, a, b in PLAN:
         if pairs is not None and f"{a}_vs_{b}" not in pairs:
             continue
+        if (deals if kind == "classic" else japanese) <= 0:
+            continue
         if kind == "classic":
             diffs, made, pair_times = classic_duplicate(a, b, deals, jobs, effort)
             mean, low, high = interval(diffs)
