@@ -88,6 +88,7 @@ bench: install
 	$(PY) scripts/bench.py
 	$(PY) scripts/bench_bot.py
 	$(PY) scripts/bench_levels.py
+	$(PY) scripts/bench_bot_beside.py
 	$(PY) scripts/bench_arena.py
 
 clean:

@@ -74,7 +74,8 @@ class _TableForm(forms.Form):
     # Not required: a form sent without it (an older page, a quick-start button) gets the club bots.
     bot_level = forms.ChoiceField(
         label=_("Bots' level"), choices=BotLevel.choices, initial=BotLevel.CLUB, required=False,
-        help_text=_("Beginner bots make a learner's mistakes; club bots play a sound game."),
+        help_text=_("Beginner bots make a learner's mistakes; club bots play a sound game; "
+                    "master bots think longer and play the strongest game."),
     )
     allow_spectators = forms.BooleanField(
         label=_("Others may watch"), required=False, initial=True,

@@ -30,6 +30,7 @@ class BotLevel(models.TextChoices):
 
     BEGINNER = "beginner", pgettext_lazy("bot level", "Beginner")
     CLUB = "club", pgettext_lazy("bot level", "Club")
+    MASTER = "master", pgettext_lazy("bot level", "Master")
 
 
 class TableStatus(models.TextChoices):

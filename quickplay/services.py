@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 from accounts import access
 from coins import services as coins
 from games import options
-from games.models import SEATS_BY_VARIANT, Seat, TableStatus, Variant
+from games.models import SEATS_BY_VARIANT, BotLevel, Seat, TableStatus, Variant
 from games.services import broadcast
 from games.services import tables as table_service
 from games.services.tables import TableError, TableSettings
@@ -141,17 +141,20 @@ def join(player, variant, stake, bots=False) -> QueueEntry:
     return entry
 
 
-def bots_now(player) -> QueueEntry:
+def bots_now(player, bot_level=BotLevel.CLUB) -> QueueEntry:
     """The waiting player takes the game with bots now (the offer's one tap): seated at once with
-    bots, and with whoever else of the queue near their rating also welcomes bots. Refused when
-    they are not waiting (`already_paired` names the table when the pairing just seated them) or
-    chose people only. Returns the entry as it is after (paired, with its table)."""
+    bots at `bot_level` (the table's bot_level), and with whoever else of the queue near their
+    rating also welcomes bots. Refused when the level is not one of BotLevel, when they are not
+    waiting (`already_paired` names the table when the pairing just seated them) or chose people
+    only. Returns the entry as it is after (paired, with its table)."""
+    if bot_level not in BotLevel.values:
+        raise QuickPlayError("bad_message", _("Choose the bots' level."))
     entry = waiting_entry(player)
     if entry is None:
         raise _not_waiting(player)
     if not entry.bots:
         raise QuickPlayError("people_only", _("You chose to wait for people only."))
-    pair_queue(Queue.of(entry), bots_for=entry.pk)
+    pair_queue(Queue.of(entry), bots_for=entry.pk, bot_level=bot_level)
     entry.refresh_from_db()
     if entry.status == EntryStatus.WAITING:  # the pairing refused the seat and kept them: say so
         raise QuickPlayError("not_seated", _("The table with bots could not be made. Try again."))
@@ -273,13 +276,15 @@ def pair_all(now: datetime | None = None) -> int:
     return sum(len(pair_queue(Queue(*queue), now)) for queue in list(queues))
 
 
-def pair_queue(queue: Queue, now: datetime | None = None, bots_for: int | None = None) -> list:
+def pair_queue(queue: Queue, now: datetime | None = None, bots_for: int | None = None,
+               bot_level: str = BotLevel.CLUB) -> list:
     """Seat as many groups of this queue's waiting players as can be seated now; the tables made.
 
     Under the lock of every waiting row of the queue. A player who may no longer play (sat
     down elsewhere, was banned, spent the coins for the stake) is taken out of the queue
     with the reason and told; the others of that group wait on. `bots_for`: the entry whose
-    player took the bots' offer, seated with bots now if no table of people can be made."""
+    player took the bots' offer, seated with bots at `bot_level` now if no table of people can
+    be made (bots that come by themselves after the wait play at the club level)."""
     now = now or timezone.now()
     made = []
     with transaction.atomic():
@@ -293,7 +298,8 @@ def pair_queue(queue: Queue, now: datetime | None = None, bots_for: int | None =
             group, bots = _next_group(entries, queue, now, bots_for)
             if not group:
                 break
-            table = _seat_group(group, queue, bots, now)
+            level = bot_level if any(entry.pk == bots_for for entry in group) else BotLevel.CLUB
+            table = _seat_group(group, queue, bots, now, level)
             if table is not None:
                 made.append(table)
                 entries = [entry for entry in entries if entry not in group]
@@ -357,7 +363,7 @@ def _next_group(entries, queue: Queue, now, bots_for=None) -> tuple[list, bool]:
     return [], False
 
 
-def _seat_group(group, queue: Queue, bots: bool, now):
+def _seat_group(group, queue: Queue, bots: bool, now, bot_level: str = BotLevel.CLUB):
     """The group's table with its match started, or None when one of them was refused a seat
     (that player is taken out of the queue; nothing else of the attempt remains)."""
     players = [entry.player for entry in group]
@@ -370,7 +376,7 @@ def _seat_group(group, queue: Queue, bots: bool, now):
             return None
     # A table with bots is a practice table: free and casual, whatever the queue's stake.
     table_settings = TableSettings(variant=queue.variant, stake=0 if bots else queue.stake,
-                                   rated=queue.rated and not bots, fill_with_bots=bots,
+                                   rated=queue.rated and not bots, fill_with_bots=bots, bot_level=bot_level,
                                    clock_seconds=settings.QUICKPLAY_CLOCK_SECONDS)
     try:
         with transaction.atomic():

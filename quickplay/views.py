@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.players import player_for_request
+from games.models import BotLevel
 
 from . import services
 from .models import EntryStatus
@@ -31,6 +32,8 @@ def section_context(player, *, error="", notice="", stake=0, people_only=False) 
         "quickplay_people_only": people_only,
         "quickplay_member": player is not None and not player.is_guest,
         "quickplay_bot_offer": settings.QUICKPLAY_BOT_OFFER_SECONDS,
+        "quickplay_bot_levels": BotLevel.choices,  # the offer's choice of the bots' level (club first checked)
+        "quickplay_bot_level": BotLevel.CLUB,
     }
     if entry is not None:
         spread = services.rating_range(entry, now)
@@ -108,7 +111,7 @@ def bots(request):
         return _answer(request, player, error=services.not_waiting_sentence())
     try:
         if choice == "now":
-            entry = services.bots_now(player)
+            entry = services.bots_now(player, request.POST.get("bot_level", BotLevel.CLUB))
         elif choice == "people":
             services.people_only(player)
             return _answer(request, player)

@@ -8,20 +8,26 @@ once by each level and the cards' luck cancels. For each deal, A's mean deal
 score minus B's in one seating and in the other are averaged: one figure per deal
 (pulka premiums and moshla left out). The figure printed is their mean with a 95%
 confidence interval (1.96 standard errors, the deals taken as independent).
+Pairs: master against club, the all-seeing oracle (scripts/bot_oracle.py, the
+master's search on the true deal: the ceiling) against club, club against
+beginner.
 
 Japanese: matches to 11 between two levels, the first declarer alternating.
 
-    python scripts/bench_levels.py [--deals 2000] [--japanese-matches 200]
+    python scripts/bench_levels.py [--deals 480] [--japanese-matches 60] [--jobs 2]
 
-``BENCH_LEVEL_DEALS`` / ``BENCH_JAPANESE_MATCHES`` set the defaults (tests use a
-few deals; ``make bench`` runs the full size). Decision times are CPU time of
-this process per decision, by level.
+``BENCH_LEVEL_DEALS`` / ``BENCH_JAPANESE_MATCHES`` / ``BENCH_JOBS`` set the
+defaults, which ``make bench`` runs; the figures in docs/bot.md are from 2,000
+deals and 200 matches. ``--jobs`` plays games in that many processes (a game is
+one unit of work, so the figures do not depend on it). Decision times are CPU
+time of the deciding process per decision, by level.
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import multiprocessing
 import os
 import random
 import statistics
@@ -29,37 +35,55 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from bot_oracle import ORACLE
+from bot_oracle import choose as oracle_choose
 
 from games.engine import ClassicState, JapaneseState, Phase, deal_from_deck, shuffled_deck
 from games.engine.bot import choose_action
 
 DEALS_PER_GAME = 24
+# (variant, level A, level B) in the order played and printed.
+PLAN = (
+    ("classic", "master", "club"),
+    ("japanese", "master", "club"),
+    ("classic", "club", "beginner"),
+    ("japanese", "club", "beginner"),
+    ("classic", ORACLE, "club"),
+)
+# The figure names of the Japanese pairs (the master's is the issue's `japanese_master_win_rate`).
+JAPANESE_FIGURE = {("master", "club"): "japanese_master_win_rate", ("club", "beginner"): "japanese_club_vs_beginner_win_rate"}
 
 
 class Timers:
     """Each level's decision times (ms of CPU time)."""
 
-    def __init__(self):
+    def __init__(self, effort: float = 1.0):
         self.samples: dict[str, list[float]] = {}
+        self.effort = effort
 
     def decide(self, state, seat, rng, level):
         start = time.process_time()
-        action = choose_action(state, seat, rng, level=level)
+        if level == ORACLE:
+            action = oracle_choose(state, seat, rng, self.effort)
+        else:
+            action = choose_action(state, seat, rng, self.effort, level=level)
         self.samples.setdefault(level, []).append((time.process_time() - start) * 1000.0)
         return action
 
 
-def play_classic_game(seed: int, levels_by_seat, timers: Timers):
-    """One standard game, ``levels_by_seat[s]`` playing seat s; the cards come from ``seed`` alone."""
+def play_classic_game(seed: int, levels_by_seat, timers: Timers, deals: int = DEALS_PER_GAME):
+    """The first ``deals`` deals of one standard game, ``levels_by_seat[s]`` playing seat s; the cards come from ``seed`` alone."""
     deck_rng = random.Random(seed)
     bot_rngs = [random.Random(seed * 104729 + s) for s in range(4)]
     state = ClassicState({"game_type": "standard", "first_dealer": seed % 4})
-    return play_out(state, deck_rng, bot_rngs, levels_by_seat, timers)
+    return play_out(state, deck_rng, bot_rngs, levels_by_seat, timers, lambda: len(state.results) >= deals)
 
 
-def play_out(state, deck_rng, rngs, levels_by_seat, timers: Timers):
-    """Play ``state`` to its end: deals from ``deck_rng``, seat s's moves by its level with ``rngs[s]``."""
-    while not state.is_over():
+def play_out(state, deck_rng, rngs, levels_by_seat, timers: Timers, enough=lambda: False):
+    """Play ``state`` to its end (or until ``enough()``): deals from ``deck_rng``, seat s's moves by its level with ``rngs[s]``."""
+    while not state.is_over() and not enough():
         if state.phase is Phase.DEAL:
             deal_from_deck(state, shuffled_deck(deck_rng))
             continue
@@ -68,32 +92,88 @@ def play_out(state, deck_rng, rngs, levels_by_seat, timers: Timers):
     return state
 
 
-def classic_duplicate(level_a: str, level_b: str, deals: int, timers: Timers, first_seed: int = 20_000):
-    """(per-deal differences A - B, A's bids made, A's bids, B's bids made, B's bids) over ``deals`` deals."""
-    diffs = []
+def duplicate_game(task):
+    """One game played twice (levels' seats swapped): (per-deal A - B, bids made and bids by level, decision times)."""
+    level_a, level_b, seed, deals, effort = task
+    timers = Timers(effort)
     made = {level_a: [0, 0], level_b: [0, 0]}
-    game = 0
-    while len(diffs) < deals:
-        seed = first_seed + game
-        rows = []
-        for a_seats in ((0, 2), (1, 3)):
-            levels = [level_a if s in a_seats else level_b for s in range(4)]
-            state = play_classic_game(seed, levels, timers)
-            per_deal = []
-            for r in state.results:
-                a = [r.scores[s] for s in range(4) if s in a_seats]
-                b = [r.scores[s] for s in range(4) if s not in a_seats]
-                per_deal.append(statistics.fmean(a) - statistics.fmean(b))
-                if r.bids is not None:
-                    for s in range(4):
-                        tally = made[levels[s]]
-                        tally[0] += r.bids[s] == r.tricks[s]
-                        tally[1] += 1
-            rows.append(per_deal)
-        diffs.extend((x + y) / 2 for x, y in zip(*rows, strict=True))
-        game += 1
-    diffs = diffs[:deals]
-    return diffs, made
+    rows = []
+    for a_seats in ((0, 2), (1, 3)):
+        levels = [level_a if s in a_seats else level_b for s in range(4)]
+        state = play_classic_game(seed, levels, timers, deals)
+        per_deal = []
+        for r in state.results[:deals]:
+            a = [r.scores[s] for s in range(4) if s in a_seats]
+            b = [r.scores[s] for s in range(4) if s not in a_seats]
+            per_deal.append(statistics.fmean(a) - statistics.fmean(b))
+            if r.bids is not None:
+                for s in range(4):
+                    tally = made[levels[s]]
+                    tally[0] += r.bids[s] == r.tricks[s]
+                    tally[1] += 1
+        rows.append(per_deal)
+    diffs = [(x + y) / 2 for x, y in zip(*rows, strict=True)]
+    return diffs, made, timers.samples
+
+
+def japanese_match(task):
+    """(1 if A won the match to ``target`` against B, decision times)."""
+    level_a, level_b, m, target, effort, first_seed = task
+    timers = Timers(effort)
+    a_seat = m % 2
+    deck_rng = random.Random(first_seed + m)
+    rngs = [random.Random((first_seed + m) * 31 + s) for s in (0, 1)]
+    levels = [level_a if s == a_seat else level_b for s in (0, 1)]
+    state = JapaneseState({"target": target, "first_declarer": (m // 2) % 2})
+    play_out(state, deck_rng, rngs, levels, timers)
+    return int(state.winners() == [a_seat]), timers.samples
+
+
+def _map(function, tasks, jobs: int):
+    """``function`` of each task, in the tasks' order, each as soon as it and those before it are done."""
+    if jobs <= 1:
+        yield from map(function, tasks)
+        return
+    with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        yield from pool.imap(function, tasks, chunksize=1)
+
+
+def _progress(text: str) -> None:
+    """A running figure on stderr (stdout keeps the final figures): a long run stopped early still tells."""
+    print(text, file=sys.stderr, flush=True)
+
+
+def classic_duplicate(level_a, level_b, deals, jobs=1, effort=1.0, first_seed=20_000):
+    """(per-deal differences A - B, bids made and bids by level, decision times by level) over ``deals`` deals."""
+    games = math.ceil(deals / DEALS_PER_GAME)
+    tasks = [(level_a, level_b, first_seed + g, min(DEALS_PER_GAME, deals - g * DEALS_PER_GAME), effort) for g in range(games)]
+    diffs, made, times = [], {level_a: [0, 0], level_b: [0, 0]}, {}
+    for game_diffs, game_made, game_times in _map(duplicate_game, tasks, jobs):
+        diffs.extend(game_diffs)
+        for level, (k, n) in game_made.items():
+            made[level][0] += k
+            made[level][1] += n
+        _merge(times, game_times)
+        mean, low, high = interval(diffs)
+        _progress(f"{level_a}_vs_{level_b} so far: {len(diffs)} deals, {mean:.1f} (95% CI {low:.1f} to {high:.1f}), "
+                  f"{level_a}_bids_made {made[level_a][0] / max(1, made[level_a][1]):.3f}")
+    return diffs, made, times
+
+
+def japanese_matches(level_a, level_b, matches, jobs=1, effort=1.0, target=11, first_seed=30_000):
+    """(A's share of ``matches`` Japanese matches to ``target`` won against B, decision times by level)."""
+    tasks = [(level_a, level_b, m, target, effort, first_seed) for m in range(matches)]
+    won, times = 0, {}
+    for played, (result, match_times) in enumerate(_map(japanese_match, tasks, jobs), start=1):
+        won += result
+        _merge(times, match_times)
+        _progress(f"japanese {level_a}_vs_{level_b} so far: {won} of {played} matches won")
+    return won / max(1, matches), times
+
+
+def _merge(into, samples):
+    for level, values in samples.items():
+        into.setdefault(level, []).extend(values)
 
 
 def interval(values) -> tuple[float, float, float]:
@@ -105,52 +185,63 @@ def interval(values) -> tuple[float, float, float]:
     return mean, mean - half, mean + half
 
 
-def japanese_matches(level_a: str, level_b: str, matches: int, timers: Timers, target: int = 11, first_seed: int = 30_000):
-    """A's share of ``matches`` Japanese matches to ``target`` won against B."""
-    won = 0
-    for m in range(matches):
-        a_seat = m % 2
-        deck_rng = random.Random(first_seed + m)
-        rngs = [random.Random((first_seed + m) * 31 + s) for s in (0, 1)]
-        levels = [level_a if s == a_seat else level_b for s in (0, 1)]
-        state = JapaneseState({"target": target, "first_declarer": (m // 2) % 2})
-        play_out(state, deck_rng, rngs, levels, timers)
-        won += state.winners() == [a_seat]
-    return won / max(1, matches)
-
-
 def percentile(samples, q: float) -> float:
     ordered = sorted(samples)
     return ordered[int(q * (len(ordered) - 1))]
 
 
-def run(deals: int, japanese: int, out=print) -> dict:
-    timers = Timers()
+def run(deals: int, japanese: int, out=print, jobs: int = 1, effort: float = 1.0, pairs=None) -> dict:
+    """Every figure, each printed as soon as it is known (the master's first, the oracle's last:
+    a long run stopped early still tells what matters most). ``pairs`` (names like
+    "master_vs_club") limits the pairs played. A level's bids made are counted in the first
+    pair it plays; the decision times are printed again, over everything so far, after each pair."""
+    times: dict[str, list[float]] = {}
     figures = {}
-    diffs, made = classic_duplicate("club", "beginner", deals, timers)
-    mean, low, high = interval(diffs)
-    figures["club_vs_beginner_deals"] = len(diffs)
-    figures["club_vs_beginner_points_per_deal"] = f"{mean:.1f} (95% CI {low:.1f} to {high:.1f})"
-    figures["club_bids_made"] = f"{made['club'][0] / max(1, made['club'][1]):.3f}"
-    figures["beginner_bids_made"] = f"{made['beginner'][0] / max(1, made['beginner'][1]):.3f}"
-    figures["japanese_matches"] = japanese
-    figures["japanese_club_vs_beginner_win_rate"] = f"{japanese_matches('club', 'beginner', japanese, timers):.3f}"
-    for level, samples in sorted(timers.samples.items()):
-        figures[f"{level}_decisions"] = len(samples)
-        figures[f"{level}_decision_ms_p50"] = f"{statistics.median(samples):.2f}"
-        figures[f"{level}_decision_ms_p99"] = f"{percentile(samples, 0.99):.2f}"
-        figures[f"{level}_decision_ms_max"] = f"{max(samples):.2f}"
-    for name, value in figures.items():
+
+    def show(name, value):
+        figures[name] = value
         out(f"{name}: {value}")
+
+    def show_times():
+        for level, samples in sorted(times.items()):
+            show(f"{level}_decisions", len(samples))
+            show(f"{level}_decision_ms_p50", f"{statistics.median(samples):.2f}")
+            show(f"{level}_decision_ms_p99", f"{percentile(samples, 0.99):.2f}")
+            show(f"{level}_decision_ms_max", f"{max(samples):.2f}")
+
+    for kind, a, b in PLAN:
+        if pairs is not None and f"{a}_vs_{b}" not in pairs:
+            continue
+        if (deals if kind == "classic" else japanese) <= 0:
+            continue
+        if kind == "classic":
+            diffs, made, pair_times = classic_duplicate(a, b, deals, jobs, effort)
+            mean, low, high = interval(diffs)
+            show(f"{a}_vs_{b}_deals", len(diffs))
+            show(f"{a}_vs_{b}_points_per_deal", f"{mean:.1f} (95% CI {low:.1f} to {high:.1f})")
+            for level, (k, n) in made.items():
+                if f"{level}_bids_made" not in figures:
+                    show(f"{level}_bids_made", f"{k / max(1, n):.3f}")
+        else:
+            rate, pair_times = japanese_matches(a, b, japanese, jobs, effort)
+            show("japanese_matches", japanese)
+            show(JAPANESE_FIGURE[(a, b)], f"{rate:.3f}")
+        _merge(times, pair_times)
+        show_times()
     return figures
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--deals", type=int, default=int(os.environ.get("BENCH_LEVEL_DEALS", "2000")))
-    parser.add_argument("--japanese-matches", type=int, default=int(os.environ.get("BENCH_JAPANESE_MATCHES", "200")))
+    parser.add_argument("--deals", type=int, default=int(os.environ.get("BENCH_LEVEL_DEALS", "480")))
+    parser.add_argument("--japanese-matches", type=int, default=int(os.environ.get("BENCH_JAPANESE_MATCHES", "60")))
+    parser.add_argument("--jobs", type=int, default=int(os.environ.get("BENCH_JOBS", "2")), help="processes playing games")
+    parser.add_argument("--pairs", help="only these pairs, comma-separated (e.g. master_vs_club,club_vs_beginner)")
     args = parser.parse_args(argv)
-    run(args.deals, args.japanese_matches, out=lambda line: print(line, flush=True))
+    if args.jobs < 1:
+        parser.error("--jobs must be at least 1")
+    pairs = set(args.pairs.split(",")) if args.pairs else None
+    run(args.deals, args.japanese_matches, out=lambda line: print(line, flush=True), jobs=args.jobs, pairs=pairs)
 
 
 if __name__ == "__main__":

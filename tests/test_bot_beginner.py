@@ -4,6 +4,7 @@ of ``make bench``, scripts/bench_levels.py.)"""
 
 import importlib.util
 import random
+import sys
 from pathlib import Path
 
 from games.engine import Bid, ClassicState, Phase, Play, deal_from_deck, shuffled_deck
@@ -13,6 +14,7 @@ from games.engine.scenario import advance_to_deal, classic_cards
 _path = Path(__file__).resolve().parent.parent / "scripts" / "bench_levels.py"
 _spec = importlib.util.spec_from_file_location("bench_levels", _path)
 bench_levels = importlib.util.module_from_spec(_spec)
+sys.modules[_spec.name] = bench_levels  # its processes (--jobs) find their work by the module's name
 _spec.loader.exec_module(bench_levels)
 
 
@@ -67,16 +69,30 @@ def test_the_beginner_wanting_a_trick_often_spends_its_joker_at_once_where_the_c
 
 def test_the_level_bench_reports_its_figures_on_a_few_deals():
     lines = []
-    figures = bench_levels.run(deals=3, japanese=1, out=lines.append)
-    assert figures["club_vs_beginner_deals"] == 3
+    figures = bench_levels.run(deals=3, japanese=1, out=lines.append, jobs=2, effort=0.1)
+    assert figures["club_vs_beginner_deals"] == figures["master_vs_club_deals"] == figures["oracle_vs_club_deals"] == 3
     for name in (
+        "master_vs_club_points_per_deal",
+        "oracle_vs_club_points_per_deal",
         "club_vs_beginner_points_per_deal",
+        "master_bids_made",
         "club_bids_made",
         "beginner_bids_made",
+        "japanese_master_win_rate",
         "japanese_club_vs_beginner_win_rate",
+        "master_decision_ms_p99",
         "club_decision_ms_p99",
         "beginner_decision_ms_p99",
     ):
         assert name in figures
-    assert "95% CI" in figures["club_vs_beginner_points_per_deal"]
-    assert len(lines) == len(figures)
+    assert "95% CI" in figures["master_vs_club_points_per_deal"]
+    assert {line.split(":")[0] for line in lines} == set(figures)
+
+
+def test_the_level_bench_gives_the_same_figures_in_one_process_or_two():
+    def played(jobs):
+        figures = bench_levels.run(deals=2, japanese=0, out=lambda _line: None, jobs=jobs, effort=0.1,
+                                   pairs={"club_vs_beginner"})
+        return figures["club_vs_beginner_points_per_deal"], figures["club_bids_made"]
+
+    assert played(1) == played(2)

@@ -21,6 +21,17 @@ def _form(variant="classic", **extra):
     return data
 
 
+def test_the_all_seeing_oracle_is_no_level_and_nothing_the_site_runs_imports_it():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    assert "oracle" not in LEVELS and "oracle" not in BotLevel.values
+    apps = [path for path in root.glob("*/") if (path / "apps.py").exists() or path.name == "joker_site"]
+    sources = [path for app in apps for path in app.rglob("*.py")]
+    assert sources
+    assert [str(path) for path in sources if "bot_oracle" in path.read_text(encoding="utf-8")] == []
+
+
 def test_the_levels_a_table_offers_are_the_bots_levels_and_club_is_the_default():
     assert [value for value, _label in BotLevel.choices] == list(LEVELS)
     assert Table._meta.get_field("bot_level").default == BotLevel.CLUB
@@ -102,6 +113,15 @@ def test_a_form_sent_without_a_level_gets_club_bots_and_a_bad_level_is_refused_w
     refused = client.post("/en/tables/new/", _form(bot_level="grandmaster"))
     assert refused.status_code == 200 and b"grandmaster is not one of the available choices" in refused.content
     assert Table.objects.count() == 1
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("level", "label"), [("beginner", "Beginner"), ("club", "Club"), ("master", "Master")])
+def test_a_seat_names_its_bots_level_beside_the_bots_name(level, label):
+    table = _table_with(level, variant="japanese")
+    seats = public_seats(table)
+    assert [s["bot_level"] for s in seats] == [None, level]
+    assert seat_label(seats[1]) == f"Bot 2 · {label}"
 
 
 @pytest.mark.django_db

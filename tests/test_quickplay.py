@@ -10,7 +10,7 @@ from django.test import override_settings
 from django.utils import timezone
 
 from coins import services as coins
-from games.models import Match, MatchStatus, Seat, Table, TableStatus
+from games.models import BotLevel, Match, MatchStatus, Seat, Table, TableStatus
 from games.services import tables as table_service
 from games.services.tables import TableSettings
 from moderation.services import ban_user
@@ -311,6 +311,31 @@ def test_taking_the_offer_seats_the_player_with_bots_at_once():
     with pytest.raises(QuickPlayError) as refused:
         services.bots_now(nino)  # a second tap: the game has started
     assert refused.value.code == "already_paired" and refused.value.params["table"] == entry.table_id
+
+
+@pytest.mark.parametrize("level", BotLevel.values)
+def test_taking_the_offer_at_a_level_makes_that_the_tables_bot_level(level):
+    nino = make_player("nino")
+    services.join(nino, "japanese", 0, bots=True)
+    entry = services.bots_now(nino, level)
+    assert entry.table.bot_level == level and entry.table.fill_with_bots and not entry.table.rated
+
+
+def test_an_unknown_bot_level_is_refused_and_the_player_waits_on():
+    nino = make_player("nino")
+    services.join(nino, "classic", 0, bots=True)
+    with pytest.raises(QuickPlayError) as refused:
+        services.bots_now(nino, "grandmaster")
+    assert refused.value.code == "bad_message"
+    assert entry_of(nino).status == EntryStatus.WAITING and not Table.objects.exists()
+
+
+def test_bots_that_come_by_themselves_after_the_wait_are_club_bots():
+    nino = make_player("nino")
+    services.join(nino, "japanese", 0, bots=True)
+    waited(entry_of(nino), 30)
+    assert services.pair_all() == 1
+    assert entry_of(nino).table.bot_level == BotLevel.CLUB
 
 
 def test_a_player_who_declines_bots_waits_for_people_only_and_cannot_take_them_later():

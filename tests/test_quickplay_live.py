@@ -254,10 +254,17 @@ def test_the_offer_of_bots_is_taken_by_one_tap_or_declined_for_people_only(setti
     refused = clients[nino].post("/en/quickplay/bots/", {"choice": "maybe"}, HTTP_HX_REQUEST="true")
     assert "Choose to play with bots now or to wait for people." in refused.content.decode()
     assert not Table.objects.exists()
-    taken = clients[nino].post("/en/quickplay/bots/", {"choice": "now"}, HTTP_HX_REQUEST="true")
+    for value in ("beginner", "club", "master"):  # the offer lets the player choose the bots' level, club first
+        checked = " checked" if value == "club" else ""
+        assert f'name="bot_level" value="{value}"{checked}>' in waiting
+    unknown = clients[nino].post("/en/quickplay/bots/", {"choice": "now", "bot_level": "grandmaster"},
+                                 HTTP_HX_REQUEST="true")
+    assert "Choose the bots&#x27; level." in unknown.content.decode() and not Table.objects.exists()
+    taken = clients[nino].post("/en/quickplay/bots/", {"choice": "now", "bot_level": "master"}, HTTP_HX_REQUEST="true")
     entry = QueueEntry.objects.get(player=nino)
     assert taken.status_code == 204 and taken["HX-Redirect"] == f"/en/tables/{entry.table_id}/"
     assert entry.table.variant == "japanese" and entry.table.seats.filter(is_bot=True).count() == 1
+    assert entry.table.bot_level == "master"
 
     clients[gio].post("/en/quickplay/join/", {"variant": "classic", "stake": "0", "people_only": "on"})
     assert QueueEntry.objects.get(player=gio).bots is False

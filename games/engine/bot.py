@@ -45,7 +45,12 @@ from .rules import BIT, CARD_INDEX, MODE_OF
 
 BEGINNER = "beginner"
 CLUB = "club"
-LEVELS = (BEGINNER, CLUB)
+MASTER = "master"
+LEVELS = (BEGINNER, CLUB, MASTER)
+
+# The master's search: the club's playouts with more samples, more finalists, samples fitted to the bids (docs/bot.md).
+MASTER_SEARCH = bot_classic.Search(play_budget=12_000, bid_budget=50_000, max_samples=400, finalists=4, bid_draws=4)
+SEARCH_OF = {CLUB: bot_classic.CLUB_SEARCH, MASTER: MASTER_SEARCH}
 
 
 @dataclass
@@ -215,9 +220,9 @@ def decide(obs, rng=None, effort: float = 1.0, level: str = CLUB):
         else:
             action = bot_beginner.classic_play(obs, rng)
     elif isinstance(obs, ClassicObservation):
-        action = bot_classic.choose_action(obs, rng, effort)
+        action = bot_classic.choose_action(obs, rng, effort, SEARCH_OF[level])
     else:
-        action = bot_japanese.choose_play(obs, rng, effort)
+        action = bot_japanese.choose_play(obs, rng, effort, SEARCH_OF[level])
     if action not in legal:  # a safety net; the tests make sure it is never needed
         return legal[0]
     return action

@@ -31,6 +31,8 @@ stays far below 50 ms on one core.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from .actions import Bid, Play
 from .bot_common import bits, highest_rank, lowest_rank, suit_index
 from .rules import (
@@ -75,6 +77,22 @@ MAX_SAMPLES = 100
 FINALISTS = 3
 RESERVE_JOKERS = True
 RESERVE_MASTERS = True
+
+
+@dataclass(frozen=True)
+class Search:
+    """How much a level searches: budgets of simulated card plays, the samples' cap, the finalists."""
+
+    play_budget: int = PLAY_BUDGET
+    bid_budget: int = BID_BUDGET
+    max_samples: int = MAX_SAMPLES
+    finalists: int = FINALISTS
+    opponent_rational: float = OPPONENT_RATIONAL
+    # Deals drawn per sample to pick one by how well it fits the opponents' bids (1: no picking).
+    bid_draws: int = 1
+
+
+CLUB_SEARCH = Search()
 
 
 # --- what is known of the unseen cards ----------------------------------------------------------
@@ -178,6 +196,44 @@ class ClassicKnowledge:
                 else:
                     pile -= 1
         return hands
+
+
+# --- what the bids say ---------------------------------------------------------------------------------
+
+# How sharply a drawn deal loses weight per trick between a seat's bid and the bid its hand suggests.
+BID_FIT_SHARPNESS = 1.0
+_FIT_WEIGHT = tuple(2.718281828459045 ** (-BID_FIT_SHARPNESS * k) for k in range(40))
+
+
+def deal_sampler(obs, know, search: Search, rng):
+    """A function drawing the opponents' hands. With ``search.bid_draws`` above 1, each sample is
+    picked among that many draws of ``know.sample``, each with a weight falling with the distance
+    between the opponents' bids and the bids their drawn hands suggest (``quick_bid`` of the hand
+    each held when bidding: the cards left plus those it played). A dark deal's bids say nothing."""
+    bidders = [s for s in range(4) if s != obs.seat and obs.bids[s] is not None]
+    if search.bid_draws <= 1 or not bidders or obs.kind == "dark" or not isinstance(know, ClassicKnowledge):
+        return lambda: know.sample(rng)
+    played = [0, 0, 0, 0]
+    for seat, card, _mode, _named in obs.plays:
+        played[seat] |= 1 << card
+    trump, n, bids, draws = know.trump, obs.cards, obs.bids, search.bid_draws
+
+    def weighted():
+        drawn = [know.sample(rng) for _ in range(draws)]
+        weights = []
+        for hands in drawn:
+            miss = 0
+            for s in bidders:
+                miss += abs(quick_bid(hands[s] | played[s], trump, n) - bids[s])
+            weights.append(_FIT_WEIGHT[miss])
+        r = rng.random() * sum(weights)
+        for hands, weight in zip(drawn, weights):
+            r -= weight
+            if r < 0:
+                return hands
+        return drawn[-1]
+
+    return weighted
 
 
 # --- the playout policy -----------------------------------------------------------------------------
@@ -422,23 +478,27 @@ def _bid_targets(obs, hands, trump: int) -> list[int]:
     return targets
 
 
-def _rationality(me: int) -> list[float]:
-    r = [OPPONENT_RATIONAL] * 4
+def _rationality(me: int, search: Search) -> list[float]:
+    r = [search.opponent_rational] * 4
     r[me] = 1.0
     return r
 
 
-def choose_bid(obs, rng, effort: float = 1.0) -> int:
+def choose_bid(obs, rng, effort: float = 1.0, search: Search = CLUB_SEARCH, know=None) -> int:
+    """The bid with the best mean score in playouts. ``know`` deals the samples (by default
+    ``ClassicKnowledge`` of the observation; the bench's all-seeing oracle passes the true deal)."""
     legal_bids = [a.n for a in obs.legal]
     if len(legal_bids) == 1:
         return legal_bids[0]
     me = obs.seat
     n = obs.cards
     khishti = obs.khishti
-    dark = obs.hand == 0
-    know = None if dark else ClassicKnowledge(obs)
+    dark = obs.hand == 0 and know is None
+    if know is None and not dark:
+        know = ClassicKnowledge(obs)
+    draw = None if dark else deal_sampler(obs, know, search, rng)
     leader = (obs.dealer + 1) & 3
-    rational = _rationality(me)
+    rational = _rationality(me, search)
     steps = 4 * n
 
     def sample():
@@ -451,8 +511,8 @@ def choose_bid(obs, rng, effort: float = 1.0) -> int:
                     hands[k] |= 1 << c
             trump = int(rng.random() * 5) - 1
         else:
-            hands = know.sample(rng)
-            hands[me] = obs.hand
+            hands = draw()
+            hands[me] = hands[me] or obs.hand
             trump = know.trump
         return hands, trump, _bid_targets(obs, hands, trump), _random_stream(rng, steps)
 
@@ -465,7 +525,9 @@ def choose_bid(obs, rng, effort: float = 1.0) -> int:
         )
         return player_score(NORMAL, cand, taken[me], n, khishti)
 
-    return _best_by_playouts(legal_bids, sample, run, steps, BID_BUDGET, lambda b: -abs(b - n / 4.0), effort)
+    return _best_by_playouts(
+        legal_bids, sample, run, steps, search.bid_budget, lambda b: -abs(b - n / 4.0), effort, search
+    )
 
 
 def _random_stream(rng, steps: int) -> list[float]:
@@ -479,12 +541,13 @@ def _random_stream(rng, steps: int) -> list[float]:
 PLAYOUT_OVERHEAD = 6
 
 
-def _best_by_playouts(candidates, sample, run, steps, budget, tie_key, effort=1.0):
+def _best_by_playouts(candidates, sample, run, steps, budget, tie_key, effort=1.0, search: Search = CLUB_SEARCH):
     """The candidate with the best mean playout score (a first round on all, a second on the best few)."""
     cost = steps + PLAYOUT_OVERHEAD
     budget = int(budget * effort)
     least = max(1, round(MIN_SAMPLES * min(1.0, effort)))
-    first = max(least, min(MAX_SAMPLES, budget // 2 // (cost * len(candidates))))
+    max_samples = search.max_samples
+    first = max(least, min(max_samples, budget // 2 // (cost * len(candidates))))
     totals = {c: 0.0 for c in candidates}
     counts = {c: 0 for c in candidates}
     for _ in range(first):
@@ -497,9 +560,9 @@ def _best_by_playouts(candidates, sample, run, steps, budget, tie_key, effort=1.
         return totals[c] / counts[c]
 
     ranked = sorted(candidates, key=lambda c: (mean(c), tie_key(c)), reverse=True)
-    finalists = ranked[:FINALISTS]
+    finalists = ranked[: search.finalists]
     if len(finalists) > 1:
-        second = max(least, min(MAX_SAMPLES, budget // 2 // (cost * len(finalists))))
+        second = max(least, min(max_samples, budget // 2 // (cost * len(finalists))))
         for _ in range(second):
             drawn = sample()
             for c in finalists:
@@ -542,8 +605,9 @@ def _distinct_plays(obs, know: ClassicKnowledge) -> list[tuple[int, int, int]]:
     return plays
 
 
-def choose_play(obs, rng, effort: float = 1.0):
-    know = ClassicKnowledge(obs)
+def choose_play(obs, rng, effort: float = 1.0, search: Search = CLUB_SEARCH, know=None):
+    """The card with the best mean score in playouts (``know`` as in choose_bid)."""
+    know = know or ClassicKnowledge(obs)
     me = obs.seat
     trump = know.trump
     candidates = _distinct_plays(obs, know)
@@ -555,13 +619,15 @@ def choose_play(obs, rng, effort: float = 1.0):
     tricks_left = obs.hand.bit_count()
     kind = obs.kind if obs.kind in (GOLDEN, MISERE) else NORMAL
     bids = list(obs.bids)
-    rational = _rationality(me)
+    rational = _rationality(me, search)
     taken0 = list(obs.taken)
     n = obs.cards
     steps = 4 * tricks_left - len(trick)
 
+    draw = deal_sampler(obs, know, search, rng)
+
     def sample():
-        hands = know.sample(rng)
+        hands = draw()
         hands[me] = obs.hand
         return hands, _random_stream(rng, steps)
 
@@ -582,7 +648,9 @@ def choose_play(obs, rng, effort: float = 1.0):
             taken = playout(hs, trump, cur, leader, tricks_left, list(taken0), bids, kind, rnd, rational)
         return player_score(kind, bids[me], taken[me], n, obs.khishti)
 
-    best = _best_by_playouts(candidates, sample, run, max(1, steps), PLAY_BUDGET, _tie_key, effort)
+    best = _best_by_playouts(
+        candidates, sample, run, max(1, steps), search.play_budget, _tie_key, effort, search
+    )
     return _as_action(me, best)
 
 
@@ -597,8 +665,8 @@ def _as_action(seat: int, cand) -> Play:
     return Play(seat, CARD_NAMES[card], MODE_NAMES[mode], SUITS[named] if named >= 0 else None)
 
 
-def choose_action(obs, rng, effort: float = 1.0):
+def choose_action(obs, rng, effort: float = 1.0, search: Search = CLUB_SEARCH, know=None):
     """Bid or card for a classic observation (the trump choice is bot_common.choose_trump)."""
     if obs.phase == "bid":
-        return Bid(obs.seat, choose_bid(obs, rng, effort))
-    return choose_play(obs, rng, effort)
+        return Bid(obs.seat, choose_bid(obs, rng, effort, search, know))
+    return choose_play(obs, rng, effort, search, know)

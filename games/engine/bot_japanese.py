@@ -26,7 +26,7 @@ Determinized playouts, as for classic (bot_classic.py):
 from __future__ import annotations
 
 from .actions import Play
-from .bot_classic import _best_by_playouts, _random_stream
+from .bot_classic import CLUB_SEARCH, Search, _best_by_playouts, _random_stream
 from .bot_common import bits, suit_index
 from .rules import (
     ABOVE,
@@ -49,8 +49,6 @@ from .rules import (
     play_from_column,
 )
 
-OPPONENT_RATIONAL = 0.6
-PLAY_BUDGET = 4000
 TRICKS = 18
 
 
@@ -262,8 +260,10 @@ def _distinct_plays(obs, know: JapaneseKnowledge) -> list[tuple[int, int]]:
     return plays
 
 
-def choose_play(obs, rng, effort: float = 1.0) -> Play:
-    know = JapaneseKnowledge(obs)
+def choose_play(obs, rng, effort: float = 1.0, search: Search = CLUB_SEARCH, know=None) -> Play:
+    """The card with the best mean trick difference in playouts. ``know`` deals the samples (by
+    default ``JapaneseKnowledge`` of the observation; the bench's all-seeing oracle passes the true deal)."""
+    know = know or JapaneseKnowledge(obs)
     me, opp = obs.seat, know.opp
     trump = know.trump
     candidates = _distinct_plays(obs, know)
@@ -272,7 +272,7 @@ def choose_play(obs, rng, effort: float = 1.0) -> Play:
     leading = len(obs.plays) % 2 == 0
     pending = None if leading else obs.plays[-1]
     tricks_left = TRICKS - len(obs.plays) // 2
-    rational = [OPPONENT_RATIONAL, OPPONENT_RATIONAL]
+    rational = [search.opponent_rational, search.opponent_rational]
     rational[me] = 1.0
     steps = 2 * tricks_left - (0 if leading else 1)
 
@@ -300,7 +300,7 @@ def choose_play(obs, rng, effort: float = 1.0) -> Play:
             taken = playout(table, trump, None, winner, tricks_left - 1, taken, rnd, rational)
         return taken[me] - taken[opp]
 
-    best = _best_by_playouts(candidates, sample, run, steps, PLAY_BUDGET, _tie_key, effort)
+    best = _best_by_playouts(candidates, sample, run, steps, search.play_budget, _tie_key, effort, search)
     return _as_action(me, best)
 
 

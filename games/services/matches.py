@@ -430,10 +430,11 @@ def _play_bot_seats(match: Match, state) -> None:
 
 
 def bot_move(state, seat, level=BotLevel.CLUB):
-    """The bot's move for `seat` at `level` (the clock's move for an absent player: the club bot)."""
-    from games.engine.bot import choose_action
+    """The bot's move for `seat` at `level` (the clock's move for an absent player: the club bot);
+    a master's is thought in a process of its own (games/bot_thinker.py)."""
+    from games.bot_thinker import bot_action
 
-    return choose_action(state, seat, level=str(level))
+    return bot_action(state, seat, str(level))
 
 
 _INSERT_LOG_SQL = (f'INSERT INTO "{MatchAction._meta.db_table}" ("match_id", "version", "entries") '

@@ -1,20 +1,21 @@
 """A practice table at each bot level, made through the table form in Georgian: the table
-keeps the level asked for, and every bot's seat shows it beside the bot's name."""
+keeps the level asked for, every bot's seat shows it beside the bot's name, and the bots
+answer a move made against them."""
 
 import re
 
 import pytest
 from playwright.sync_api import expect
 
-from e2e.match_play import MATCH
+from e2e.match_play import MATCH, expect_move_answered, make_a_move, version_of
 
 # The level's name as the Georgian page says it (games/locale/ka).
-LEVEL_NAMES_KA = {"beginner": "დამწყები", "club": "კლუბური"}
+LEVEL_NAMES_KA = {"beginner": "დამწყები", "club": "კლუბური", "master": "ოსტატი"}
 
 
-@pytest.mark.parametrize("level", ["beginner", "club"])
+@pytest.mark.parametrize("level", ["beginner", "club", "master"])
 def test_a_practice_table_at_each_bot_level_from_the_table_form_in_georgian(new_member, level, snap):
-    from games.models import Table
+    from games.models import Match, Table
 
     page = new_member("tamar")
     page.goto("/ka/tables/new/?variant=classic")
@@ -35,3 +36,16 @@ def test_a_practice_table_at_each_bot_level_from_the_table_form_in_georgian(new_
     table = Table.objects.get(pk=table_id)
     assert (table.bot_level, table.fill_with_bots, table.rated) == (level, True, False)
     snap(page, f"practice-table-{level}-ka")
+
+    # The bots have moved up to our turn; our move is answered, and the bots move on to our next turn.
+    expect(page.locator(f"{MATCH}.my-turn")).to_have_count(1)
+    version = version_of(page)
+    make_a_move(page)
+    answered = expect_move_answered(page, version)
+    expect(page.locator(f"{MATCH}.my-turn")).to_have_count(1)
+    assert version_of(page) >= answered
+    moves_by_seat = {seat: 0 for seat in range(4)}
+    for deal in Match.objects.get(table=table).record["deals"]:
+        for action in deal["actions"]:
+            moves_by_seat[action["seat"]] += 1
+    assert moves_by_seat[0] >= 1 and all(moves_by_seat[seat] >= 1 for seat in (1, 2, 3)), moves_by_seat

@@ -1,6 +1,7 @@
 """Quick play in real browsers: two members tap "Play Japanese" on the home page and both
 land at the started match; a player alone is offered a game with bots and reaches a started
-bot match in each variant, by tapping the offer (Japanese, a Georgian phone) or by letting it
+bot match in each variant, by tapping the offer at the level chosen (Japanese, a Georgian
+phone, the master) or by letting it
 be taken by itself (classic, a Russian laptop), the waits shortened by their settings; the
 section, the wait and the offer on a phone and a laptop, in ka and ru."""
 
@@ -90,11 +91,20 @@ def test_alone_on_a_georgian_phone_japanese_quick_play_offers_a_bot_and_one_tap_
     expect(offer).to_be_visible()  # nobody came: the offer, in the page's language
     expect(offer.locator("button[value=now]")).to_have_text("ითამაშეთ ბოტთან")
     expect(offer).to_contain_text("ჯერ არავინ მოსულა.")
+    levels = offer.locator(".quickplay-levels")
+    expect(levels.locator("legend")).to_have_text("ბოტების დონე")
+    expect(levels.locator("input[value=club]")).to_be_checked()  # club unless the player changes it
+    levels.locator(".quickplay-chip:has(input[value=master])").tap()
+    expect(levels.locator("input[value=master]")).to_be_checked()
     assert_nothing_cut_off(nino)
     snap_section(nino, snap, "the-bot-offered")
     offer.locator("button[value=now]").tap()
     expect_bot_match(nino, "japanese", bots=1)
-    snap(nino, "playing-the-bot")
+    expect(nino.locator(f"{MATCH} .player[data-seat] .seat-name", has_text="ოსტატი")).to_have_count(1)
+    from games.models import Table
+
+    assert Table.objects.get(pk=table_of(nino)).bot_level == "master"
+    snap(nino, "playing-the-master-bot")
 
 
 @pytest.mark.site_settings(QUICKPLAY_BOT_OFFER_SECONDS=1, QUICKPLAY_BOTS_AFTER_SECONDS=5)

@@ -1,0 +1,60 @@
+"""The master bot thinks in processes of its own, so that its thinking does not slow the other
+tables of the web process that plays its table.
+
+A bot's moves at a live table are made inside the move that woke them (services/matches.py,
+`_play_bot_seats`), on a move thread of the web process (joker_site/db_threads.py). Python runs
+one thread at a time: a master's 20-400 ms of thinking there made every other table's move in
+that process wait for its turn (`make bench`, scripts/bench_bot_beside.py, measures it). Here
+the master's decision is made from the seat's view (the very dict a client receives, so nothing
+hidden leaves the process) in a pool of worker processes; the move thread only waits for the
+answer, and waiting lets the process's other threads run. Beginner and club moves (well under
+40 ms) stay in the thread: a process hop would cost more than it saves.
+
+The pool starts with the first master move ("spawn": a fresh interpreter that imports only
+the engine, never a copy of a web process and its threads). Should a worker die, the pool is
+made again and that one move is thought in the thread.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import threading
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+
+from .engine.bot import MASTER, choose_action, choose_from_view
+
+_pool: ProcessPoolExecutor | None = None
+_pool_lock = threading.Lock()
+# Worker processes: master moves of that many tables are thought at once per web process.
+THINKERS = 2
+
+
+def _thinkers() -> ProcessPoolExecutor:
+    global _pool
+    with _pool_lock:
+        if _pool is None:
+            _pool = ProcessPoolExecutor(max_workers=THINKERS, mp_context=multiprocessing.get_context("spawn"))
+        return _pool
+
+
+def _forget_broken_pool(broken: ProcessPoolExecutor) -> None:
+    global _pool
+    with _pool_lock:
+        if _pool is broken:
+            _pool = None
+    broken.shutdown(wait=False, cancel_futures=True)
+
+
+def bot_action(state, seat: int, level: str):
+    """The bot's move for `seat` at `level` (what `engine.bot.choose_action` returns), a master's
+    thought in a worker process."""
+    if level != MASTER:
+        return choose_action(state, seat, level=level)
+    view = state.view(seat)
+    pool = _thinkers()
+    try:
+        return pool.submit(choose_from_view, view, None, 1.0, level).result()
+    except BrokenProcessPool:
+        _forget_broken_pool(pool)
+        return choose_from_view(view, level=level)
