@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0009_table_bot_level'),
+        ('games', '0010_berserk'),
     ]
 
     operations = [
