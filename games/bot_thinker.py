@@ -51,10 +51,16 @@ def bot_action(state, seat: int, level: str):
     thought in a worker process."""
     if level != MASTER:
         return choose_action(state, seat, level=level)
-    view = state.view(seat)
+    return think(choose_from_view, state.view(seat), None, 1.0, level)
+
+
+def think(engine_function, *args):
+    """`engine_function(*args)` worked out in a worker process and waited for: a pure function of
+    the engine (games/engine) on plain values, as the master's moves, its hints and the deal
+    reviews are. Should the worker die, it is worked out here."""
     pool = _thinkers()
     try:
-        return pool.submit(choose_from_view, view, None, 1.0, level).result()
+        return pool.submit(engine_function, *args).result()
     except BrokenProcessPool:
         _forget_broken_pool(pool)
-        return choose_from_view(view, level=level)
+        return engine_function(*args)

@@ -10,6 +10,7 @@ from django.utils import translation
 from accounts.i18n_audit import untranslated_in
 from accounts.players import GUEST_SESSION_KEY
 from games.engine import IllegalAction, action_from_record
+from games.engine.advice import ADVICE_LEVEL
 from games.engine.bot import choose_action
 from games.engine_messages import message_for
 from lessons import practice
@@ -85,7 +86,7 @@ def test_the_hint_is_the_bots_legal_move_for_the_learner_with_a_reason(path):
             hint = practice.hint(state)
             action = action_from_record(hint["action"])
             assert action in state.legal_actions(0)
-            assert action == choose_action(state, 0)
+            assert action == choose_action(state, 0, level=ADVICE_LEVEL)  # the tables' advice
             assert hint["reason"]
             state.apply(action)
             practice.play_bots(state)

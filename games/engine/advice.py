@@ -24,7 +24,7 @@ from .cards import BIT, CARD_INDEX, JOKER_MASK, SUIT_MASK, SUIT_OF, SUITS
 from .rules import GOLDEN, MISERE, classic_trick_winner, japanese_follower_wins, lead_of
 
 # The level whose moves the hints and the deal reviews give: the strongest the bot plays.
-ADVICE_LEVEL = "club"
+ADVICE_LEVEL = bot.MASTER
 
 FULL_DECK = (1 << 36) - 1
 JOKER_CARDS = (0, 9)  # X1, X2

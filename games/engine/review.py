@@ -2,7 +2,8 @@
 
 API::
 
-    review_deal(record, deal, seat, playouts=PLAYOUTS, effort=PLAYOUT_EFFORT, level=ADVICE_LEVEL)
+    review_deal(record, deal, seat, playouts=PLAYOUTS, effort=PLAYOUT_EFFORT, level=ADVICE_LEVEL,
+                playout_level=PLAYOUT_LEVEL)
     # -> DealReview(bids, tricks, made, moment)
 
 Every card dealt in a classic deal is played, so once the deal is over its hands are
@@ -21,6 +22,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from . import bot
 from .actions import Bid, ChooseTrump, Play, action_from_record
 from .advice import ADVICE_LEVEL, Reason, reason_for, situation_of
 from .bot import choose_action
@@ -29,6 +31,9 @@ from .record import state_from_record
 
 PLAYOUTS = 4  # play-outs of each of the two moves compared at a decision
 PLAYOUT_EFFORT = 0.1  # the bot's effort inside a play-out (1.0: a live decision's full budget)
+# Who plays the play-outs: the club (the master's larger search would cost a review seconds;
+# the compared moves are the advice's own, at its level).
+PLAYOUT_LEVEL = bot.CLUB
 MOMENT_POINTS = 20  # a smaller mean gain is the play-outs' noise, not a moment
 FATE_CODES = ("fate_took", "fate_joker", "fate_trump", "fate_higher")  # what became of the player's card
 
@@ -63,8 +68,9 @@ class DealReview:
 
 
 def review_deal(record: dict, deal: int, seat: int, playouts: int = PLAYOUTS, effort: float = PLAYOUT_EFFORT,
-                level: str = ADVICE_LEVEL) -> DealReview:
-    """The review of deal ``deal`` (0-based) of the match ``record`` for ``seat``."""
+                level: str = ADVICE_LEVEL, playout_level: str = PLAYOUT_LEVEL) -> DealReview:
+    """The review of deal ``deal`` (0-based) of the match ``record`` for ``seat``: the advice
+    (``level``) at each of the seat's decisions, each way played out by ``playout_level``."""
     if record.get("variant") != "classic":
         raise ValueError("only a classic deal is reviewed: a Japanese deal's face-down cards stay hidden")
     deals = record["deals"]
@@ -78,7 +84,7 @@ def review_deal(record: dict, deal: int, seat: int, playouts: int = PLAYOUTS, ef
     for index, rec in enumerate(actions):
         action = action_from_record(rec)
         if action.seat == seat and len(state.legal_actions(seat)) > 1:
-            candidate = _compare(state, seat, action, actions, index, playouts, effort, level)
+            candidate = _compare(state, seat, action, actions, index, playouts, effort, level, playout_level)
             decisions += 1
             differed += candidate is not None
             if candidate is not None and (best is None or _gain(candidate) > _gain(best)):
@@ -120,7 +126,7 @@ def _same(a, b) -> bool:
     return a == b
 
 
-def _compare(state, seat, played, actions, index, playouts, effort, level) -> Moment | None:
+def _compare(state, seat, played, actions, index, playouts, effort, level, playout_level) -> Moment | None:
     """The player's move against the advice's at this position, each played out ``playouts`` times;
     None when the advice is the player's move."""
     view = state.view(seat)
@@ -128,8 +134,10 @@ def _compare(state, seat, played, actions, index, playouts, effort, level) -> Mo
     if _same(advised, played):
         return None
     seed = state.move_count * 7919 + seat
-    played_scores = [_play_out(state, played, seat, random.Random(seed + k), effort, level) for k in range(playouts)]
-    advised_scores = [_play_out(state, advised, seat, random.Random(seed + k), effort, level) for k in range(playouts)]
+    played_scores = [_play_out(state, played, seat, random.Random(seed + k), effort, playout_level)
+                     for k in range(playouts)]
+    advised_scores = [_play_out(state, advised, seat, random.Random(seed + k), effort, playout_level)
+                      for k in range(playouts)]
     return Moment(
         trick=_trick_number(state) if isinstance(played, Play) else None,
         played=played, advised=advised,

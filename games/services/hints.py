@@ -20,7 +20,8 @@ from django.utils.translation import gettext as _
 
 from joker_site.refusals import Refusal
 
-from ..engine.advice import ADVICE_LEVEL, advise
+from ..bot_thinker import think
+from ..engine.advice import advise
 from ..engine.review import review_deal
 from ..models import Match, MatchStatus
 from .matches import held_seat, load_state
@@ -69,7 +70,7 @@ def hint(match_id, player) -> dict:
     if state.to_act != seat:
         raise Refusal("not_your_turn", _("A hint is for your own move: wait for your turn."),
                       {"version": match.version})
-    advice = advise(state.view(seat), level=ADVICE_LEVEL).to_dict()
+    advice = think(advise, state.view(seat)).to_dict()  # the master thinks in a worker process
     worked_out = {**advice, "version": match.version, "action": _without_seat(advice["action"])}
     cache.set(key, worked_out, HINT_SECONDS)
     return worked_out
@@ -96,7 +97,7 @@ def review(match_id, player, deal) -> dict:
     kept = cache.get(key)
     if kept is not None:
         return kept
-    worked_out = review_kept(review_deal(match.record, deal, seat))
+    worked_out = review_kept(think(review_deal, match.record, deal, seat))
     cache.set(key, worked_out, REVIEW_SECONDS)
     return worked_out
 
