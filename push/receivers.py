@@ -39,6 +39,8 @@ def on_turn_began(sender, event: events.TurnBegan, **kwargs) -> None:
 def _tell_if_away(event: events.TurnBegan) -> None:
     from games.services import presence
 
+    if not notify.has_devices(event.user_id):
+        return  # nobody to tell: no question to the cache (most members, at every turn)
     if presence.pages_in_sight(event.seat_id) != 0:
         return  # a page shows the match, or the cache cannot say
     try:
@@ -48,6 +50,16 @@ def _tell_if_away(event: events.TurnBegan) -> None:
         log_failure(log, "the 'your move' push to user %s could not be queued", event.user_id)
 
 
+def on_devices_changed(sender, instance, **kwargs) -> None:
+    notify.forget_devices(instance.user_id)
+
+
 def connect() -> None:
+    from django.db.models.signals import post_delete, post_save
+
+    from .models import Subscription
+
     events.match_started.connect(on_match_started, dispatch_uid="push.on_match_started")
     events.turn_began.connect(on_turn_began, dispatch_uid="push.on_turn_began")
+    post_save.connect(on_devices_changed, sender=Subscription, dispatch_uid="push.devices_saved")
+    post_delete.connect(on_devices_changed, sender=Subscription, dispatch_uid="push.devices_removed")

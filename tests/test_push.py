@@ -432,3 +432,16 @@ def test_a_tournament_the_member_said_they_will_come_to_tells_their_device_once_
         "kind": "tournament_starts", "title": "Турнир начинается",
         "body": "Турнир «Вечерняя арена японского джокера» начался: приходите играть.",
         "url": f"/ru/tournaments/{tournament.pk}/", "tag": f"tournament_starts:{tournament.pk}", "lang": "ru"}
+
+
+def test_whether_a_member_has_a_device_is_read_once_and_known_again_at_once_when_it_changes(
+        push_service, django_assert_num_queries):
+    """"Your move" asks at every turn; a query a turn cost the load test 15 % of its moves."""
+    user = member("tamar", "ka")
+    with django_assert_num_queries(1):
+        assert notify.has_devices(user.pk) is False
+        assert notify.has_devices(user.pk) is False  # known: no second query
+    subscription = Browser(push_service, "tamar").subscribe(user)
+    assert notify.has_devices(user.pk) is True  # a saved device is read afresh
+    subscription.delete()
+    assert notify.has_devices(user.pk) is False
