@@ -58,6 +58,7 @@ _turns_of_loop: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Turns]" =
 
 # A move stuck behind a lock must not hold every update of the process for long.
 GATE_LONGEST_SECONDS = 1.0
+_GONE = object()  # no update wanted any more
 # An update the database's absence stopped is drawn again this often until it goes out.
 RETRY_WHILE_AWAY_SECONDS = 0.5
 
@@ -132,7 +133,11 @@ class LaterUpdates:
             while table_id in self._wanted:
                 away = False
                 async with notice_turn():
-                    version = self._wanted.pop(table_id)  # a notice from now on asks for the next one
+                    version = self._wanted.pop(table_id, _GONE)  # a notice from now on asks for the next one
+                    if version is _GONE:
+                        # The connection closed while this waited for its turn (`cancel`; Python
+                        # 3.11's wait_for can swallow the cancellation: the load test met a KeyError).
+                        break
                     try:
                         await draw(version)
                     except DatabaseUnavailable:  # said once per outage (joker_site/db_outage.py)
