@@ -485,9 +485,12 @@ def standings_order(tournament: Tournament) -> tuple:
 
 
 def standings(tournament: Tournament) -> list[Participant]:
-    """Everyone who played or plays, best first (`standings_order`)."""
-    return list(Participant.objects.filter(tournament=tournament).select_related("player__user", "game__table")
-                .order_by(*standings_order(tournament)))
+    """Everyone who played or plays, best first (`standings_order`), each with its `place` (from 1)."""
+    table = list(Participant.objects.filter(tournament=tournament).select_related("player__user", "game__table")
+                 .order_by(*standings_order(tournament)))
+    for place, participant in enumerate(table, start=1):
+        participant.place = place
+    return table
 
 
 def finished_places(player) -> list[tuple[Tournament, int]]:

@@ -9,8 +9,6 @@ from .models import ParticipantStatus, Status, Tournament
 
 def swiss_context(tournament: Tournament, player) -> dict:
     table = services.standings(tournament)
-    for place, participant in enumerate(table, start=1):
-        participant.place = place
     mine = next((p for p in table if player is not None and p.player_id == player.pk), None)
     rounds = swiss_services.rounds_of(tournament)
     return {

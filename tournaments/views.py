@@ -56,8 +56,6 @@ def home_section_context(player) -> dict:
 def live_context(tournament: Tournament, player) -> dict:
     """What the tournament page's live part shows this player now."""
     table = services.standings(tournament)
-    for place, participant in enumerate(table, start=1):
-        participant.place = place
     mine = next((p for p in table if player is not None and p.player_id == player.pk), None)
     berserk = services.berserk_now(tournament)
     for p in table:
@@ -84,8 +82,7 @@ def final_context(tournament: Tournament) -> dict:
     for result in (Result.objects.filter(game__tournament=tournament).select_related("game")
                    .order_by("game__finished_at", "pk")):
         results.setdefault(result.participant_id, []).append(result)
-    for place, participant in enumerate(table, start=1):
-        participant.place = place
+    for participant in table:
         participant.match_results = results.get(participant.pk, [])
     return {"tournament": tournament, "podium": table[:3], "everyone": table}
 
