@@ -16,8 +16,7 @@ from push import notify
 from push.models import MutedKind, Subscription
 from push.tasks import deliver
 from tests.factories import make_player
-from tests.push_service import PushService, b64url, check_vapid, site_public_key, unb64url
-from tests.push_service import SubscribedBrowser as Browser
+from tests.push_service import PushService, SubscribedBrowser, b64url, check_vapid, site_public_key, unb64url
 
 pytestmark = pytest.mark.django_db
 
@@ -47,7 +46,7 @@ def member(username, language):
 
 def test_a_friends_invitation_reaches_the_device_encrypted_signed_and_in_the_members_language(push_service):
     nino = member("nino", "ka")
-    browser = Browser(push_service, "nino-phone")
+    browser = SubscribedBrowser(push_service, "nino-phone")
     browser.subscribe(nino)
     assert deliver(nino.pk, "friend_invites", 17, {"friend": "levan"}) == 1
     [(path, headers, body)] = push_service.received
@@ -68,7 +67,7 @@ def test_a_friends_invitation_reaches_the_device_encrypted_signed_and_in_the_mem
 ])
 def test_each_kind_says_its_words_in_the_members_language_and_holds_no_card(push_service, kind, language, expected):
     user = member("tamar", language)
-    browser = Browser(push_service, "tamar")
+    browser = SubscribedBrowser(push_service, "tamar")
     browser.subscribe(user)
     deliver(user.pk, kind, 5, {})
     [(_path, headers, body)] = push_service.received
@@ -80,7 +79,7 @@ def test_each_kind_says_its_words_in_the_members_language_and_holds_no_card(push
 
 def test_every_device_of_the_member_gets_it_and_a_device_the_service_forgot_is_removed(push_service):
     nino = member("nino", "en")
-    phone, laptop = Browser(push_service, "phone"), Browser(push_service, "laptop")
+    phone, laptop = SubscribedBrowser(push_service, "phone"), SubscribedBrowser(push_service, "laptop")
     phone.subscribe(nino)
     laptop.subscribe(nino)
     assert deliver(nino.pk, "match_starts", 3, {}) == 2
@@ -94,7 +93,7 @@ def test_every_device_of_the_member_gets_it_and_a_device_the_service_forgot_is_r
 @pytest.mark.parametrize("status", [404, 410])
 def test_only_gone_answers_remove_a_subscription(push_service, status):
     nino = member("nino", "en")
-    Browser(push_service, "phone").subscribe(nino)
+    SubscribedBrowser(push_service, "phone").subscribe(nino)
     push_service.status = 500  # the service is down for a while: keep the device
     deliver(nino.pk, "match_starts", 3, {})
     assert Subscription.objects.filter(user=nino).count() == 1
@@ -105,7 +104,7 @@ def test_only_gone_answers_remove_a_subscription(push_service, status):
 
 def test_a_muted_kind_is_not_sent(push_service):
     nino = member("nino", "en")
-    Browser(push_service, "phone").subscribe(nino)
+    SubscribedBrowser(push_service, "phone").subscribe(nino)
     MutedKind.objects.create(user=nino, kind="friend_invites")
     assert deliver(nino.pk, "friend_invites", 3, {"friend": "levan"}) == 0
     assert push_service.received == []
@@ -115,7 +114,7 @@ def test_your_move_is_sent_once_per_match_in_thirty_seconds_and_never_while_its_
         push_service, eager_celery, django_capture_on_commit_callbacks):
     cache.delete_many([f"push:your-move:{m}:{u}" for m in (8, 9) for u in range(1, 1000)])
     nino = member("nino", "ru")
-    browser = Browser(push_service, "phone")
+    browser = SubscribedBrowser(push_service, "phone")
     browser.subscribe(nino)
     with django_capture_on_commit_callbacks(execute=True):
         assert notify.your_move(nino.pk, match_id=8, table_id=4, match_page_visible=True) is False
@@ -233,7 +232,7 @@ def test_a_friends_invitation_reaches_the_invitees_device(push_service, eager_ce
 
     host, nino = make_player("levan"), make_player("nino")
     make_friends(host, nino)
-    browser = Browser(push_service, "nino")
+    browser = SubscribedBrowser(push_service, "nino")
     browser.subscribe(nino.user)
     table = table_service.create_table(host, TableSettings(variant="japanese"))
     with django_capture_on_commit_callbacks(execute=True):
@@ -249,7 +248,7 @@ def test_a_quickplay_pairing_reaches_both_members_devices(push_service, eager_ce
 
     tamar, levan = make_player("tamar"), make_player("levan")
     Player.objects.filter(pk=levan.pk).update(language="ru")
-    browsers = {"tamar": Browser(push_service, "tamar"), "levan": Browser(push_service, "levan")}
+    browsers = {"tamar": SubscribedBrowser(push_service, "tamar"), "levan": SubscribedBrowser(push_service, "levan")}
     browsers["tamar"].subscribe(tamar.user)
     browsers["levan"].subscribe(levan.user)
     services.join(tamar, "japanese", 0)
@@ -268,7 +267,7 @@ def test_a_table_that_fills_tells_the_waiting_member_away_from_it_that_the_match
 
     host, guest_of_the_table = make_player("levan"), make_player("nino")
     Player.objects.filter(pk=host.pk).update(language="ru")
-    browser = Browser(push_service, "levan")
+    browser = SubscribedBrowser(push_service, "levan")
     browser.subscribe(host.user)
     table = table_service.create_table(host, TableSettings(variant="japanese"))
     with django_capture_on_commit_callbacks(execute=True):
@@ -284,7 +283,7 @@ def test_a_practice_table_with_bots_tells_nobody_that_its_match_starts(
     from games.services.tables import TableSettings
 
     host = make_player("levan")
-    Browser(push_service, "levan").subscribe(host.user)
+    SubscribedBrowser(push_service, "levan").subscribe(host.user)
     with django_capture_on_commit_callbacks(execute=True):
         table_service.create_table(host, TableSettings(variant="japanese", fill_with_bots=True, rated=False))
     assert push_service.received == []
@@ -304,7 +303,7 @@ def test_a_member_whose_match_page_is_out_of_sight_is_told_it_is_their_move_and_
     match, (_tamar, levan) = seated_match("japanese", ("tamar", "levan"))
     seat = Seat.objects.get(table_id=match.table_id, player=levan)
     cache.delete_many([f"seat-pages-in-sight:{seat.pk}", f"push:your-move:{match.pk}:{levan.user_id}"])
-    browser = Browser(push_service, "levan")
+    browser = SubscribedBrowser(push_service, "levan")
     browser.subscribe(levan.user)
     rng = random.Random(2)
 
@@ -347,7 +346,7 @@ def test_a_database_gone_just_after_the_move_costs_the_push_alone_and_logs_no_tr
 
     match, (_tamar, levan) = seated_match("japanese", ("tamar", "levan"))
     seat = Seat.objects.get(table_id=match.table_id, player=levan)
-    Browser(push_service, "levan").subscribe(levan.user)
+    SubscribedBrowser(push_service, "levan").subscribe(levan.user)
     presence.page_in_sight(seat.pk, False)
 
     def database_away(*args, **kwargs):
@@ -420,7 +419,7 @@ def test_a_tournament_the_member_said_they_will_come_to_tells_their_device_once_
                                            starts_at=timezone.now() - timedelta(seconds=1), status=Status.UPCOMING)
     nino = make_player("nino")
     Player.objects.filter(pk=nino.pk).update(language="ru")
-    browser = Browser(push_service, "nino")
+    browser = SubscribedBrowser(push_service, "nino")
     browser.subscribe(nino.user)
     services.will_come(nino, tournament)
     with django_capture_on_commit_callbacks(execute=True):
@@ -441,7 +440,7 @@ def test_whether_a_member_has_a_device_is_read_once_and_known_again_at_once_when
     with django_assert_num_queries(1):
         assert notify.has_devices(user.pk) is False
         assert notify.has_devices(user.pk) is False  # known: no second query
-    subscription = Browser(push_service, "tamar").subscribe(user)
+    subscription = SubscribedBrowser(push_service, "tamar").subscribe(user)
     assert notify.has_devices(user.pk) is True  # a saved device is read afresh
     subscription.delete()
     assert notify.has_devices(user.pk) is False
