@@ -42,8 +42,10 @@
    `ping_p50_ms`, `ping_p99_ms`, `notice_p50_ms`, `notice_p99_ms`,
    `browser_p99_ms`, `client_lag_p99_ms` (how late the bots' own loops run),
    `html_kb_per_message`, `think_ms`, `browser_share`,
-   `clock_seconds`, `steady_s`, then stops everything (servers' logs stay in
-   var/loadtest/).
+   `clock_seconds`, `steady_s` (after the first ten errors: a program's refused
+   action names the version it acted on, the match's version in the refusal and
+   the last versions the seat was sent), then stops everything (servers' logs
+   stay in var/loadtest/).
 
 HELD_SEARCH="50,100,200,400" runs once per table count, in order (a fresh site
 each time), until a run's `p99_ms` or `notice_p99_ms` reaches HELD_P99_MS
@@ -388,6 +390,8 @@ class ProgramSeat(Seat):
     def __init__(self, socket, measures, rng, deadline, table_moves):
         super().__init__(measures, rng, deadline, table_moves)
         self.socket = socket
+        self.acted_on = None  # the version of this seat's last action (a refusal's line names it)
+        self.seen = []  # the versions of the last positions received
 
     async def send(self, message):
         await self.socket.send(json.dumps(message))
@@ -399,11 +403,15 @@ class ProgramSeat(Seat):
         message = json.loads(raw)
         kind = message["type"]
         if kind == "error":
-            self.measures.errors.append(f"{message['code']}: {message['message']}")
+            at = ""
+            if message.get("version") is not None:  # a refusal made under the match's lock says where it was
+                at = f" (acted on version {self.acted_on}, the match at {message['version']}, seen {self.seen})"
+            self.measures.errors.append(f"{message['code']}: {message['message']}{at}")
             return False
         if kind != "state":
             return False
         self.saw(message["version"])
+        self.seen = (self.seen + [message["version"]])[-4:]
         if message["status"] != "running":
             return True
         legal = message["view"]["legal_actions"]
@@ -413,6 +421,7 @@ class ProgramSeat(Seat):
         if time.monotonic() >= self.deadline:
             return False
         action = {k: v for k, v in self.rng.choice(legal).items() if k != "seat"}
+        self.acted_on = message["version"]
         self.sending(message["version"])
         await self.send({"type": "act", "match": message["match"], "version": message["version"],
                          "action": action})
