@@ -390,7 +390,7 @@ class ProgramSeat(Seat):
     def __init__(self, socket, measures, rng, deadline, table_moves):
         super().__init__(measures, rng, deadline, table_moves)
         self.socket = socket
-        self.acted_on = None  # the version of this seat's last action (a refusal's line names it)
+        self.acted_on = self.match_id = None  # the version and match of this seat's last action (a refusal's line names them)
         self.seen = []  # the versions of the last positions received
 
     async def send(self, message):
@@ -405,7 +405,8 @@ class ProgramSeat(Seat):
         if kind == "error":
             at = ""
             if message.get("version") is not None:  # a refusal made under the match's lock says where it was
-                at = f" (acted on version {self.acted_on}, the match at {message['version']}, seen {self.seen})"
+                at = (f" (match {self.match_id}: acted on version {self.acted_on}, the match at {message['version']}, "
+                      f"seen {self.seen})")
             self.measures.errors.append(f"{message['code']}: {message['message']}{at}")
             return False
         if kind != "state":
@@ -421,7 +422,7 @@ class ProgramSeat(Seat):
         if time.monotonic() >= self.deadline:
             return False
         action = {k: v for k, v in self.rng.choice(legal).items() if k != "seat"}
-        self.acted_on = message["version"]
+        self.acted_on, self.match_id = message["version"], message["match"]
         self.sending(message["version"])
         await self.send({"type": "act", "match": message["match"], "version": message["version"],
                          "action": action})
