@@ -478,8 +478,9 @@ def _bid_targets(obs, hands, trump: int) -> list[int]:
     return targets
 
 
-def _rationality(me: int, search: Search) -> list[float]:
-    r = [search.opponent_rational] * 4
+def _rationality(me: int, search: Search, seats: int = 4) -> list[float]:
+    """Each seat's share of purposeful moves in a playout: the bot's own all, the opponents' the search's."""
+    r = [search.opponent_rational] * seats
     r[me] = 1.0
     return r
 

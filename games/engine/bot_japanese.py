@@ -26,7 +26,7 @@ Determinized playouts, as for classic (bot_classic.py):
 from __future__ import annotations
 
 from .actions import Play
-from .bot_classic import CLUB_SEARCH, Search, _best_by_playouts, _random_stream
+from .bot_classic import CLUB_SEARCH, Search, _best_by_playouts, _random_stream, _rationality
 from .bot_common import bits, suit_index
 from .rules import (
     ABOVE,
@@ -272,8 +272,7 @@ def choose_play(obs, rng, effort: float = 1.0, search: Search = CLUB_SEARCH, kno
     leading = len(obs.plays) % 2 == 0
     pending = None if leading else obs.plays[-1]
     tricks_left = TRICKS - len(obs.plays) // 2
-    rational = [search.opponent_rational, search.opponent_rational]
-    rational[me] = 1.0
+    rational = _rationality(me, search, 2)
     steps = 2 * tricks_left - (0 if leading else 1)
 
     def sample():

@@ -22,10 +22,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from . import bot
 from .actions import Bid, ChooseTrump, Play, action_from_record
 from .advice import ADVICE_LEVEL, Reason, reason_for, situation_of
-from .bot import choose_action
+from .bot import CLUB, choose_action
 from .common import history_entry_to_record
 from .record import state_from_record
 
@@ -33,7 +32,7 @@ PLAYOUTS = 4  # play-outs of each of the two moves compared at a decision
 PLAYOUT_EFFORT = 0.1  # the bot's effort inside a play-out (1.0: a live decision's full budget)
 # Who plays the play-outs: the club (the master's larger search would cost a review seconds;
 # the compared moves are the advice's own, at its level).
-PLAYOUT_LEVEL = bot.CLUB
+PLAYOUT_LEVEL = CLUB
 MOMENT_POINTS = 20  # a smaller mean gain is the play-outs' noise, not a moment
 FATE_CODES = ("fate_took", "fate_joker", "fate_trump", "fate_higher")  # what became of the player's card
 
