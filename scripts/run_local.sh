@@ -11,6 +11,9 @@ PORT="${PORT:-8000}"
 # collected into var/static and served by WhiteNoise, and a secret key of this checkout's
 # own, made once and kept in var/ (never the dev key: settings refuse it with DEBUG off).
 export DEBUG="${DEBUG:-false}"
+# Plain http on 127.0.0.1: no TLS in front, so no redirect to https and no Secure-only cookies
+# (with DEBUG off the settings assume a proxy that terminates TLS: docs/deploy.md).
+export SECURE_HTTPS="${SECURE_HTTPS:-false}"
 if [ -z "${SECRET_KEY:-}" ]; then
     [ -s var/secret_key ] || .venv/bin/python -c "import secrets; print(secrets.token_urlsafe(50))" > var/secret_key
     SECRET_KEY="$(cat var/secret_key)"

@@ -26,3 +26,4 @@ def test_make_run_serves_without_debug_pages_unless_asked():
     script = (Path(__file__).resolve().parents[1] / "scripts" / "run_local.sh").read_text()
     assert 'export DEBUG="${DEBUG:-false}"' in script  # DEBUG=true make run still asks for them
     assert "collectstatic" in script  # static files served by WhiteNoise from var/static
+    assert 'export SECURE_HTTPS="${SECURE_HTTPS:-false}"' in script  # Daphne serves plain http there
