@@ -10,7 +10,8 @@ score minus B's in one seating and in the other are averaged: one figure per dea
 confidence interval (1.96 standard errors, the deals taken as independent).
 Pairs: master against club, the all-seeing oracle (scripts/bot_oracle.py, the
 master's search on the true deal: the ceiling) against club, club against
-beginner.
+beginner; on request only (``--pairs oracle_bids_vs_club,oracle_plays_vs_club``), the
+half-oracles that see the true deal for the bids only or for the cards only.
 
 Japanese: matches to 11 between two levels, the first declarer alternating.
 
@@ -37,7 +38,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from bot_oracle import ORACLE
+from bot_oracle import ORACLE, ORACLE_BIDS, ORACLE_PLAYS, ORACLES
 from bot_oracle import choose as oracle_choose
 
 from games.engine import ClassicState, JapaneseState, Phase, deal_from_deck, shuffled_deck
@@ -51,7 +52,11 @@ PLAN = (
     ("classic", "club", "beginner"),
     ("japanese", "club", "beginner"),
     ("classic", ORACLE, "club"),
+    # Played only when named in --pairs: where the oracle's gain lies, in the bids or in the cards.
+    ("classic", ORACLE_BIDS, "club"),
+    ("classic", ORACLE_PLAYS, "club"),
 )
+ON_REQUEST = {f"{ORACLE_BIDS}_vs_club", f"{ORACLE_PLAYS}_vs_club"}
 # The figure names of the Japanese pairs (the master's is the issue's `japanese_master_win_rate`).
 JAPANESE_FIGURE = {("master", "club"): "japanese_master_win_rate", ("club", "beginner"): "japanese_club_vs_beginner_win_rate"}
 
@@ -65,8 +70,8 @@ class Timers:
 
     def decide(self, state, seat, rng, level):
         start = time.process_time()
-        if level == ORACLE:
-            action = oracle_choose(state, seat, rng, self.effort)
+        if level in ORACLES:
+            action = oracle_choose(state, seat, rng, self.effort, level)
         else:
             action = choose_action(state, seat, rng, self.effort, level=level)
         self.samples.setdefault(level, []).append((time.process_time() - start) * 1000.0)
@@ -193,7 +198,7 @@ def percentile(samples, q: float) -> float:
 def run(deals: int, japanese: int, out=print, jobs: int = 1, effort: float = 1.0, pairs=None) -> dict:
     """Every figure, each printed as soon as it is known (the master's first, the oracle's last:
     a long run stopped early still tells what matters most). ``pairs`` (names like
-    "master_vs_club") limits the pairs played. A level's bids made are counted in the first
+    "master_vs_club") limits the pairs played; without it every pair but those ON_REQUEST is played. A level's bids made are counted in the first
     pair it plays; the decision times are printed again, over everything so far, after each pair."""
     times: dict[str, list[float]] = {}
     figures = {}
@@ -210,7 +215,8 @@ def run(deals: int, japanese: int, out=print, jobs: int = 1, effort: float = 1.0
             show(f"{level}_decision_ms_max", f"{max(samples):.2f}")
 
     for kind, a, b in PLAN:
-        if pairs is not None and f"{a}_vs_{b}" not in pairs:
+        name = f"{a}_vs_{b}"
+        if (name not in pairs) if pairs is not None else (name in ON_REQUEST):
             continue
         if (deals if kind == "classic" else japanese) <= 0:
             continue

@@ -9,11 +9,16 @@ every time; the playouts' own randomness (the opponents' model) still varies.
 from __future__ import annotations
 
 from games.engine import ClassicState
-from games.engine.bot import MASTER, MASTER_SEARCH, decide, observe
+from games.engine.bot import JAPANESE_MASTER_SEARCH, MASTER, MASTER_SEARCH, decide, observe
 from games.engine.bot_classic import choose_action as classic_choice
 from games.engine.bot_japanese import choose_play as japanese_choice
 
 ORACLE = "oracle"
+# Half-oracles, to tell where the ceiling's gain lies: the true deal for the bids only (the
+# master's search for the cards), or for the cards only (the master's bids). Classic only.
+ORACLE_BIDS = "oracle_bids"
+ORACLE_PLAYS = "oracle_plays"
+ORACLES = {ORACLE: ("bid", "play"), ORACLE_BIDS: ("bid",), ORACLE_PLAYS: ("play",)}
 
 
 class _TrueClassicDeal:
@@ -48,11 +53,11 @@ class _TrueJapaneseDeal:
         return self.opp_hand, [list(d) for d in self.downs]
 
 
-def choose(state, seat: int, rng, effort: float = 1.0):
-    """The oracle's move for ``seat`` (one of the state's legal actions)."""
+def choose(state, seat: int, rng, effort: float = 1.0, oracle: str = ORACLE):
+    """The move of ``oracle`` (one of ORACLES) for ``seat``: one of the state's legal actions."""
     obs = observe(state, seat)
-    if len(obs.legal) == 1 or obs.phase == "trump":
+    if len(obs.legal) == 1 or obs.phase not in ORACLES[oracle]:
         return decide(obs, rng, effort, level=MASTER)
     if isinstance(state, ClassicState):
         return classic_choice(obs, rng, effort, MASTER_SEARCH, _TrueClassicDeal(state, seat))
-    return japanese_choice(obs, rng, effort, MASTER_SEARCH, _TrueJapaneseDeal(state, seat))
+    return japanese_choice(obs, rng, effort, JAPANESE_MASTER_SEARCH, _TrueJapaneseDeal(state, seat))

@@ -87,6 +87,45 @@ def test_the_level_bench_reports_its_figures_on_a_few_deals():
         assert name in figures
     assert "95% CI" in figures["master_vs_club_points_per_deal"]
     assert {line.split(":")[0] for line in lines} == set(figures)
+    assert "oracle_bids_vs_club_deals" not in figures and "oracle_plays_vs_club_deals" not in figures  # on request only
+
+
+def test_the_half_oracles_are_played_when_asked_for():
+    figures = bench_levels.run(deals=2, japanese=1, out=lambda _line: None, jobs=1, effort=0.1,
+                               pairs={"oracle_bids_vs_club", "oracle_plays_vs_club"})
+    assert figures["oracle_bids_vs_club_deals"] == figures["oracle_plays_vs_club_deals"] == 2
+    assert "95% CI" in figures["oracle_bids_vs_club_points_per_deal"]
+    assert "oracle_bids_decision_ms_p99" in figures and "oracle_plays_decision_ms_p99" in figures
+    assert "japanese_master_win_rate" not in figures
+
+
+def _first_bid_and_play(seed: int):
+    """A 9-card standard deal's first bidder, and the same deal at its first card."""
+    state = ClassicState({"game_type": "nines", "first_dealer": 0})
+    deal_from_deck(state, shuffled_deck(random.Random(seed)))
+    if state.phase is Phase.TRUMP:
+        state.apply(choose_action(state, state.to_act, random.Random(0), effort=0.1))
+    bidding = state.copy()
+    while state.phase is Phase.BID:
+        state.apply(choose_action(state, state.to_act, random.Random(0), effort=0.1))
+    return bidding, state
+
+
+def test_a_half_oracle_sees_the_true_deal_in_its_own_half_only():
+    bot_oracle = sys.modules["bot_oracle"]
+    bidding, playing = _first_bid_and_play(11)
+
+    def move(state, oracle, seed):
+        return bot_oracle.choose(state, state.to_act, random.Random(seed), 0.1, oracle)
+
+    def master(state, seed):
+        return choose_action(state, state.to_act, random.Random(seed), effort=0.1, level="master")
+
+    for seed in range(3):
+        assert move(bidding, "oracle_bids", seed) == move(bidding, "oracle", seed)
+        assert move(bidding, "oracle_plays", seed) == master(bidding, seed)
+        assert move(playing, "oracle_plays", seed) == move(playing, "oracle", seed)
+        assert move(playing, "oracle_bids", seed) == master(playing, seed)
 
 
 def test_the_level_bench_gives_the_same_figures_in_one_process_or_two():
