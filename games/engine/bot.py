@@ -50,11 +50,7 @@ LEVELS = (BEGINNER, CLUB, MASTER)
 
 # The master's search: the club's playouts with more samples, more finalists, samples fitted to the bids (docs/bot.md).
 MASTER_SEARCH = bot_classic.Search(play_budget=12_000, bid_budget=50_000, max_samples=400, finalists=4, bid_draws=4)
-# In Japanese (two players, no bids): thirty times the club's card budget (ten times the master's classic one), and
-# each playout scored by the chance of winning the match it leaves rather than by its tricks.
-JAPANESE_MASTER_SEARCH = bot_classic.Search(play_budget=120_000, max_samples=400, finalists=4, match_score=True)
 SEARCH_OF = {CLUB: bot_classic.CLUB_SEARCH, MASTER: MASTER_SEARCH}
-JAPANESE_SEARCH_OF = {CLUB: bot_classic.CLUB_SEARCH, MASTER: JAPANESE_MASTER_SEARCH}
 
 
 @dataclass
@@ -97,8 +93,6 @@ class JapaneseObservation:
     legal: list = field(default_factory=list)
     deal_index: int = 0
     move_count: int = 0
-    totals: list[int] = field(default_factory=lambda: [0, 0])  # the match's points before this deal
-    target: int = 21  # the points that win the match
 
 
 def _mask_of(names) -> int:
@@ -183,8 +177,6 @@ def observe_view(view: dict):
         legal=legal,
         deal_index=view["deal_index"],
         move_count=view["move_count"],
-        totals=list(view["totals"]),
-        target=view["target"],
     )
 
 
@@ -230,7 +222,7 @@ def decide(obs, rng=None, effort: float = 1.0, level: str = CLUB):
     elif isinstance(obs, ClassicObservation):
         action = bot_classic.choose_action(obs, rng, effort, SEARCH_OF[level])
     else:
-        action = bot_japanese.choose_play(obs, rng, effort, JAPANESE_SEARCH_OF[level])
+        action = bot_japanese.choose_play(obs, rng, effort, SEARCH_OF[level])
     if action not in legal:  # a safety net; the tests make sure it is never needed
         return legal[0]
     return action

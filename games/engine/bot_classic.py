@@ -90,8 +90,6 @@ class Search:
     opponent_rational: float = OPPONENT_RATIONAL
     # Deals drawn per sample to pick one by how well it fits the opponents' bids (1: no picking).
     bid_draws: int = 1
-    # Japanese: score a playout by the chance of winning the match it leaves (not by its tricks).
-    match_score: bool = False
 
 
 CLUB_SEARCH = Search()

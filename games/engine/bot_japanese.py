@@ -18,15 +18,12 @@ Determinized playouts, as for classic (bot_classic.py):
   a new card into the hand. The opponent follows the policy only part of the
   time and plays a random legal card otherwise.
 * Every candidate card (equal ones merged) is played out on the same samples;
-  the one with the best mean trick difference wins (the master's: the best mean
-  chance of winning the match after the deal, ``match_values``). So the bot weighs both
+  the one with the best mean trick difference wins. So the bot weighs both
   players' open columns: the opponent's face-up cards are in every sample as
   they are, and cards it could uncover count in the playouts.
 """
 
 from __future__ import annotations
-
-import functools
 
 from .actions import Play
 from .bot_classic import CLUB_SEARCH, Search, _best_by_playouts, _random_stream, _rationality
@@ -53,48 +50,6 @@ from .rules import (
 )
 
 TRICKS = 18
-
-# How often a deal between two even players ends with each trick difference (always even, with
-# 18 tricks), counted over 225 deals of the club bot against itself and mirrored so that neither
-# player is favoured: the weight of +d, and of -d alike.
-_DEAL_DIFFERENCE = {0: 28, 2: 28, 4: 24.5, 6: 16.5, 8: 16, 10: 7.5, 12: 3.5, 14: 2, 16: 0.5}
-
-
-@functools.cache
-def match_chances(target: int) -> tuple[tuple[float, ...], ...]:
-    """``chances[a][b]``: the chance that a player with ``a`` points wins a match to ``target``
-    against one with ``b`` (both below it), the deals ending as ``_DEAL_DIFFERENCE`` says."""
-    total = _DEAL_DIFFERENCE[0] + 2 * sum(w for d, w in _DEAL_DIFFERENCE.items() if d)
-    steps = [(d, w / total) for d, w in _DEAL_DIFFERENCE.items() if d]
-    level_deal = _DEAL_DIFFERENCE[0] / total  # nobody scores: the same standing again
-    chances = [[0.0] * target for _ in range(target)]
-    for points in range(2 * target - 2, -1, -1):  # a + b from the highest down: a deal only raises it
-        for a in range(max(0, points - target + 1), min(target, points + 1)):
-            b = points - a
-            win = 0.0
-            for d, p in steps:
-                win += p * (1.0 if a + d >= target else chances[a + d][b])  # we take d points
-                win += p * (0.0 if b + d >= target else chances[a][b + d])  # they do
-            chances[a][b] = win / (1.0 - level_deal)
-    return tuple(tuple(row) for row in chances)
-
-
-def match_values(totals, target: int, me: int) -> list[float] | None:
-    """The worth of each trick difference the deal may end with (``values[d + TRICKS]``): the
-    chance of winning the match after it. None once either player has reached the target."""
-    a, b = totals[me], totals[1 - me]
-    if a >= target or b >= target:
-        return None
-    chances = match_chances(target)
-    values = []
-    for d in range(-TRICKS, TRICKS + 1):
-        if d > 0 and a + d >= target:
-            values.append(1.0)
-        elif d < 0 and b - d >= target:
-            values.append(0.0)
-        else:
-            values.append(chances[a + max(d, 0)][b + max(-d, 0)])
-    return values
 
 
 class JapaneseKnowledge:
@@ -319,7 +274,6 @@ def choose_play(obs, rng, effort: float = 1.0, search: Search = CLUB_SEARCH, kno
     tricks_left = TRICKS - len(obs.plays) // 2
     rational = _rationality(me, search, 2)
     steps = 2 * tricks_left - (0 if leading else 1)
-    values = match_values(obs.totals, obs.target, me) if search.match_score else None
 
     def sample():
         opp_hand, downs = know.sample(rng)
@@ -343,8 +297,7 @@ def choose_play(obs, rng, effort: float = 1.0, search: Search = CLUB_SEARCH, kno
             winner = me if japanese_follower_wins(lead_card, lead_named, card, trump) else lead_seat
             taken[winner] += 1
             taken = playout(table, trump, None, winner, tricks_left - 1, taken, rnd, rational)
-        difference = taken[me] - taken[opp]
-        return values[difference + TRICKS] if values else difference
+        return taken[me] - taken[opp]
 
     best = _best_by_playouts(candidates, sample, run, steps, search.play_budget, _tie_key, effort, search)
     return _as_action(me, best)
