@@ -14,7 +14,8 @@ engine, the same generator and the same bot the server uses:
   so they bid last, after the bots, and one bid is forbidden to them.
 
 `joker_lead_seed()` deals a classic nines table where the person sits after the
-dealer, chooses trump and leads the first trick holding a joker (its menu of calls).
+dealer, chooses trump and leads the first trick holding a joker (its menu of calls);
+`no_trump_seed()` opens the home page's short game with bots without trump.
 """
 
 import functools
@@ -82,3 +83,18 @@ def joker_lead_seed():
         if classic_person_chooses_trump_and_holds_a_joker(seed):
             return seed
     raise LookupError(f"none of the first {SEEDS_TRIED} seeds deals seat 0 a joker to lead with")
+
+
+def short_game_opens_without_trump(seed):
+    """The home page's classic game with bots (a short game) turns a joker on its first deal:
+    no trump, the widest words the table's head shows."""
+    state = _dealt(seed, "classic", {"game_type": "short", "khishti": 200, "pulka_bonus": "premium_moshla"})
+    return state.view(0)["trump"] == "none"
+
+
+@functools.cache
+def no_trump_seed():
+    for seed in itertools.islice(itertools.count(1), SEEDS_TRIED):
+        if short_game_opens_without_trump(seed):
+            return seed
+    raise LookupError(f"none of the first {SEEDS_TRIED} seeds opens the short game without trump")
