@@ -61,12 +61,18 @@ def classic_person_deals_and_has_a_forbidden_bid(seed):
     return view["phase"] == "bid" and view.get("forbidden_bid") is not None
 
 
+def _first_seed(deals_it, what: str) -> int:
+    """The first seed for which ``deals_it(seed)`` holds."""
+    for seed in itertools.islice(itertools.count(1), SEEDS_TRIED):
+        if deals_it(seed):
+            return seed
+    raise LookupError(f"none of the first {SEEDS_TRIED} seeds {what}")
+
+
 @functools.cache
 def deal_seed():
-    for seed in itertools.islice(itertools.count(1), SEEDS_TRIED):
-        if japanese_host_holds_a_joker(seed) and classic_person_deals_and_has_a_forbidden_bid(seed):
-            return seed
-    raise LookupError(f"none of the first {SEEDS_TRIED} seeds deals what the match scenarios need")
+    return _first_seed(lambda seed: japanese_host_holds_a_joker(seed) and classic_person_deals_and_has_a_forbidden_bid(seed),
+                       "deals what the match scenarios need")
 
 
 def classic_person_chooses_trump_and_holds_a_joker(seed):
@@ -79,10 +85,7 @@ def classic_person_chooses_trump_and_holds_a_joker(seed):
 
 @functools.cache
 def joker_lead_seed():
-    for seed in itertools.islice(itertools.count(1), SEEDS_TRIED):
-        if classic_person_chooses_trump_and_holds_a_joker(seed):
-            return seed
-    raise LookupError(f"none of the first {SEEDS_TRIED} seeds deals seat 0 a joker to lead with")
+    return _first_seed(classic_person_chooses_trump_and_holds_a_joker, "deals seat 0 a joker to lead with")
 
 
 def short_game_opens_without_trump(seed):
@@ -94,7 +97,4 @@ def short_game_opens_without_trump(seed):
 
 @functools.cache
 def no_trump_seed():
-    for seed in itertools.islice(itertools.count(1), SEEDS_TRIED):
-        if short_game_opens_without_trump(seed):
-            return seed
-    raise LookupError(f"none of the first {SEEDS_TRIED} seeds opens the short game without trump")
+    return _first_seed(short_game_opens_without_trump, "opens the short game without trump")
