@@ -56,7 +56,7 @@ PLAN = (
     ("classic", ORACLE_BIDS, "club"),
     ("classic", ORACLE_PLAYS, "club"),
 )
-ON_REQUEST = {f"{ORACLE_BIDS}_vs_club", f"{ORACLE_PLAYS}_vs_club"}
+ON_REQUEST = {f"{a}_vs_{b}" for _kind, a, b in PLAN if a in (ORACLE_BIDS, ORACLE_PLAYS)}
 # The figure names of the Japanese pairs (the master's is the issue's `japanese_master_win_rate`).
 JAPANESE_FIGURE = {("master", "club"): "japanese_master_win_rate", ("club", "beginner"): "japanese_club_vs_beginner_win_rate"}
 
@@ -198,8 +198,9 @@ def percentile(samples, q: float) -> float:
 def run(deals: int, japanese: int, out=print, jobs: int = 1, effort: float = 1.0, pairs=None) -> dict:
     """Every figure, each printed as soon as it is known (the master's first, the oracle's last:
     a long run stopped early still tells what matters most). ``pairs`` (names like
-    "master_vs_club") limits the pairs played; without it every pair but those ON_REQUEST is played. A level's bids made are counted in the first
-    pair it plays; the decision times are printed again, over everything so far, after each pair."""
+    "master_vs_club") limits the pairs played; without it every pair but those ON_REQUEST is
+    played. A level's bids made are counted in the first pair it plays; the decision times are
+    printed again, over everything so far, after each pair."""
     times: dict[str, list[float]] = {}
     figures = {}
 

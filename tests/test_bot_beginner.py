@@ -100,7 +100,7 @@ def test_the_half_oracles_are_played_when_asked_for():
 
 
 def _first_bid_and_play(seed: int):
-    """A 9-card standard deal's first bidder, and the same deal at its first card."""
+    """The first 9-card deal of a nines game at its first bid, and the same deal at its first card."""
     state = ClassicState({"game_type": "nines", "first_dealer": 0})
     deal_from_deck(state, shuffled_deck(random.Random(seed)))
     if state.phase is Phase.TRUMP:
