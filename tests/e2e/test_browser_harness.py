@@ -97,10 +97,14 @@ def test_cut_off_check_catches_sideways_scrolling_and_clipped_content(new_person
 
 
 class _PageWithASlowStylesheet(BaseHTTPRequestHandler):
-    """A page 500 px wide until its stylesheet, which takes a second to come, narrows it."""
+    """A page 500 px wide until its stylesheet, which takes a second to come, narrows it.
+
+    It names an empty icon: otherwise the browser asks for /favicon.ico after the load,
+    and a CI run saw that request cut off (ERR_CONNECTION_RESET) by the server's shutdown."""
 
     PAGE = (
         b'<!doctype html><html><head><meta name="viewport" content="width=device-width">'
+        b'<link rel="icon" href="data:,">'
         b"<style>#wide { width: 500px }</style>"
         b'<link rel="stylesheet" href="/slow.css"></head>'
         b'<body><div id="wide">wide until its stylesheet comes</div></body></html>'
@@ -138,6 +142,7 @@ def test_cut_off_check_measures_a_page_once_its_stylesheets_have_come(new_person
         phone.wait_for_selector("#wide", state="attached")
         assert find_cut_off(phone) == []
         assert phone.evaluate("document.readyState") == "complete"
+        phone.close()  # nothing of the page's may still be asking when the server goes
     finally:
         server.shutdown()
         server.server_close()
