@@ -80,7 +80,8 @@ def test_the_header_after_a_cut_short_match_names_the_deal_that_was_being_played
     client = Client()
     assert client.login(username="tamar", password=PASSWORD)
     page = client.get(f"/en/tables/{match.table_id}/").content.decode()
-    info = re.sub(r"\s+", " ", re.search(r'<div class="deal-info">(.*?)</div>', page, re.DOTALL).group(1))
+    info = re.search(r'<div class="deal-info"[^>]*>(.*?)</div>', page, re.DOTALL).group(1)
+    info = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", info))
     assert info.startswith("Deal 3 of 12")
 
 

@@ -20,19 +20,28 @@ def page_of(match, player):
 
 
 def deal_info(page):
-    text = re.sub(r"<[^>]+>", "", re.search(r'<div class="deal-info">(.*?)</div>', page, re.DOTALL).group(1))
+    text = re.sub(r"<[^>]+>", "", re.search(r'<div class="deal-info"[^>]*>(.*?)</div>', page, re.DOTALL).group(1))
     return re.sub(r"\s+", " ", text).strip()
+
+
+def deal_info_on_a_phone(page):
+    """What a phone shows instead of the words (static/css/table.css)."""
+    return re.search(r'<div class="deal-info" data-short="([^"]*)"', page).group(1)
 
 
 def test_the_first_deal_of_a_classic_game_is_deal_1_of_pulka_1():
     match, players = seated_match("classic", ("tamar", "levan", "nino", "giorgi"), game_type="standard")
-    assert deal_info(page_of(match, players[0])) == "Deal 1 of 24 · 1 card · pulka 1"
+    page = page_of(match, players[0])
+    assert deal_info(page) == "Deal 1 of 24 · 1 card · pulka 1"
+    assert deal_info_on_a_phone(page) == "№1/24"
 
 
 def test_a_finished_match_names_the_last_deal_played_not_the_next():
     match, players = finished_match("japanese", ("tamar", "levan"), target=11)
     deals_played = len(load_state(match).view(0)["score_sheet"]["deals"])
-    assert deal_info(page_of(match, players[0])) == f"Deal {deals_played} · match to 11"
+    page = page_of(match, players[0])
+    assert deal_info(page) == f"Deal {deals_played} · match to 11"
+    assert deal_info_on_a_phone(page) == f"№{deals_played}"  # the target is in the score sheet
 
 
 def test_the_trick_just_taken_stays_open_with_its_taker_until_the_next_card():

@@ -11,6 +11,7 @@ table's websocket.
 """
 
 import json
+import re
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
@@ -278,3 +279,28 @@ def play_until(pages, done, *, match_id=None, seats=None, before_move=None, max_
             version = expect_newer_than(actor, version)
         everyone_at(pages, version)
     raise AssertionError(f"still not done after {max_moves} moves")
+
+
+def expect_deal_line_whole(page, words, phone):
+    """The head's deal line is read whole: a phone shows its number ("№1/24"), where the words
+    beside the trump and the tools had shown "დ…"; a wider screen shows the words."""
+    line = page.evaluate("""() => { const el = document.querySelector('.match-page .deal-info');
+        const words = el.querySelector('.deal-long');
+        const box = el.getBoundingClientRect();
+        return {shown: getComputedStyle(el, '::before').content, cut: el.scrollWidth > el.clientWidth,
+                words: words.textContent, wordsWidth: words.getBoundingClientRect().width,
+                left: box.left, right: box.right,
+                trumpRight: document.querySelector('.match-page .trump-box').getBoundingClientRect().right,
+                toolsLeft: document.querySelector('.match-page .head-tools').getBoundingClientRect().left,
+                pageWidth: document.documentElement.clientWidth}; }""")
+    assert not line["cut"], line
+    if line["toolsLeft"] > line["left"]:  # on one line with the trump and the tools: between them
+        assert line["trumpRight"] <= line["left"] and line["right"] <= line["toolsLeft"], line
+    assert 0 <= line["left"] and line["right"] <= line["pageWidth"], line
+    assert line["words"].startswith(words), line  # what a screen reader reads, on every screen
+    if phone:
+        assert re.match(r'"№\d+/\d+"', line["shown"]), line
+        assert line["wordsWidth"] <= 1, line
+    else:
+        assert line["shown"] == "none", line
+        assert line["wordsWidth"] > 40, line

@@ -6,7 +6,7 @@ from playwright.sync_api import expect
 
 from e2e.deals import no_trump_seed
 from e2e.layout import PHONE, assert_nothing_cut_off
-from e2e.match_play import MATCH, boxes_of
+from e2e.match_play import MATCH, boxes_of, expect_deal_line_whole
 from e2e.test_browser_score_sheet import start_from_home
 
 ONE_LINE_PX = 50  # one line: a 44-px tap target, the note's padding and its border
@@ -21,6 +21,7 @@ def test_a_guests_note_is_one_line_at_a_table(new_person, snap, language):
     start_from_home(page, language, "classic_bots")
     expect(page.locator(f"{MATCH}")).to_be_visible()
     expect(page.locator(f"{MATCH} .trump-box strong")).to_have_text({"ka": "ბეზი", "ru": "без козыря"}[language])
+    expect_deal_line_whole(page, {"ka": "დარიგება 1 /", "ru": "Раздача 1 из"}[language], phone=True)
     note = page.locator(".guest-note")
     expect(note.locator(".guest-note-short a")).to_be_visible()
     expect(note.locator(".guest-note-long")).to_be_hidden()

@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from e2e.layout import PHONE
-from e2e.match_play import MATCH, boxes_of, expect_table_at_rest, play_until
+from e2e.match_play import MATCH, boxes_of, expect_deal_line_whole, expect_table_at_rest, play_until
 from e2e.test_browser_score_sheet import start_from_home
 
 DESKTOP = {"viewport": {"width": 1366, "height": 768}}
@@ -51,6 +51,7 @@ def test_a_hint_then_the_review_of_the_deal_in_russian(new_person, snap, viewpor
     page = new_person("lela", locale="ru-RU", **viewport)
     start_from_home(page, "ru", "classic_bots")
     ask_and_read_a_hint(page, "Подсказка", "Подсказка:")
+    expect_deal_line_whole(page, "Раздача 1 из", viewport is PHONE)
     snap(page, "hint")
     summary, review = finish_the_deal_and_read_its_review(page, re.compile(r"Вы (сказали пас|заказали)"))
     expect(review.locator("h3")).to_have_text("Разбор вашей раздачи")
@@ -64,6 +65,7 @@ def test_a_hint_then_the_review_of_the_deal_in_georgian(new_person, snap, viewpo
     page = new_person("nana", locale="ka-GE", **viewport)
     start_from_home(page, "ka", "classic_bots")
     ask_and_read_a_hint(page, "მინიშნება", "მინიშნება:")
+    expect_deal_line_whole(page, "დარიგება 1 /", viewport is PHONE)
     snap(page, "hint")
     finish_the_deal_and_read_its_review(page, "თქვით")
     snap(page, "review")
