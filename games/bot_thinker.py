@@ -1,5 +1,5 @@
 """The master bot thinks in processes of its own, so that its thinking does not slow the other
-tables of the web process that plays its table.
+tables of the web process that plays its table (or answers a lesson's hint).
 
 A bot's moves at a live table are made inside the move that woke them (services/matches.py,
 `_play_bot_seats`), on a move thread of the web process (joker_site/db_threads.py). Python runs
@@ -22,6 +22,7 @@ import threading
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
+from .engine.advice import advise
 from .engine.bot import MASTER, choose_action, choose_from_view
 
 _pool: ProcessPoolExecutor | None = None
@@ -52,6 +53,12 @@ def bot_action(state, seat: int, level: str):
     if level != MASTER:
         return choose_action(state, seat, level=level)
     return think(choose_from_view, state.view(seat), None, 1.0, level)
+
+
+def advice_for(view) -> dict:
+    """The hint for the seat whose view this is (`engine.advice.advise`, as a dict): the live
+    tables' and the lesson's, the master thinking in a worker process."""
+    return think(advise, view).to_dict()
 
 
 def think(engine_function, *args):

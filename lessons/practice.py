@@ -17,6 +17,7 @@ from __future__ import annotations
 import secrets
 
 from games.advice_words import hint_shown
+from games.bot_thinker import advice_for
 from games.engine import (
     IllegalAction,
     Phase,
@@ -27,7 +28,6 @@ from games.engine import (
     state_from_record,
     to_record,
 )
-from games.engine.advice import advise
 from games.engine.bot import choose_action
 
 LEARNER = 0
@@ -92,7 +92,7 @@ def hint(state, seat: int = LEARNER) -> dict | None:
     hint (games/engine/advice.py, worded by games/advice_words.py); None if it is not their move."""
     if not state.legal_actions(seat):
         return None
-    advice = advise(state.view(seat)).to_dict()
+    advice = advice_for(state.view(seat))  # thought in the master's worker processes, as at a table
     return {"action": advice["action"], "reason": " ".join(hint_shown(advice)["sentences"])}
 
 

@@ -13,7 +13,9 @@ master's search on the true deal: the ceiling) against club, club against
 beginner; on request only (``--pairs oracle_bids_vs_club,oracle_plays_vs_club``), the
 half-oracles that see the true deal for the bids only or for the cards only.
 
-Japanese: matches to 11 between two levels, the first declarer alternating.
+Japanese: matches to 11 between two levels, the first declarer alternating: master
+against club, club against beginner, and the oracle (it sees the opponent's hand and
+every face-down card) against club, the Japanese ceiling.
 
     python scripts/bench_levels.py [--deals 480] [--japanese-matches 60] [--jobs 2]
 
@@ -52,13 +54,18 @@ PLAN = (
     ("classic", "club", "beginner"),
     ("japanese", "club", "beginner"),
     ("classic", ORACLE, "club"),
+    ("japanese", ORACLE, "club"),
     # Played only when named in --pairs: where the oracle's gain lies, in the bids or in the cards.
     ("classic", ORACLE_BIDS, "club"),
     ("classic", ORACLE_PLAYS, "club"),
 )
 ON_REQUEST = {f"{a}_vs_{b}" for _kind, a, b in PLAN if a in (ORACLE_BIDS, ORACLE_PLAYS)}
 # The figure names of the Japanese pairs (the master's is the issue's `japanese_master_win_rate`).
-JAPANESE_FIGURE = {("master", "club"): "japanese_master_win_rate", ("club", "beginner"): "japanese_club_vs_beginner_win_rate"}
+JAPANESE_FIGURE = {
+    ("master", "club"): "japanese_master_win_rate",
+    ("club", "beginner"): "japanese_club_vs_beginner_win_rate",
+    (ORACLE, "club"): "japanese_oracle_win_rate",  # the Japanese ceiling
+}
 
 
 class Timers:

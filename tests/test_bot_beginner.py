@@ -80,6 +80,7 @@ def test_the_level_bench_reports_its_figures_on_a_few_deals():
         "beginner_bids_made",
         "japanese_master_win_rate",
         "japanese_club_vs_beginner_win_rate",
+        "japanese_oracle_win_rate",
         "master_decision_ms_p99",
         "club_decision_ms_p99",
         "beginner_decision_ms_p99",

@@ -48,3 +48,18 @@ def test_beginner_and_club_moves_are_made_in_the_thread_without_a_pool(monkeypat
     for level in ("beginner", "club"):
         assert bot_thinker.bot_action(state, state.to_act, level) == choose_action(state, state.to_act, level=level)
     assert bot_thinker._pool is None
+
+
+def test_a_lessons_hint_is_thought_in_a_worker_process_and_is_the_advice_of_the_thread(monkeypatch):
+    from games.engine.advice import advise
+    from lessons import practice
+
+    monkeypatch.setattr(bot_thinker, "_pool", None)
+    state = practice.load(practice.new_record("classic", random.Random(3)))
+    try:
+        hint = practice.hint(state)
+        assert bot_thinker._pool is not None  # the pool was started for the hint
+        assert hint["action"] == advise(state.view(practice.LEARNER)).to_dict()["action"]
+    finally:
+        if bot_thinker._pool is not None:
+            bot_thinker._pool.shutdown()

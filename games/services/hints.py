@@ -20,8 +20,7 @@ from django.utils.translation import gettext as _
 
 from joker_site.refusals import Refusal
 
-from ..bot_thinker import think
-from ..engine.advice import advise
+from ..bot_thinker import advice_for, think
 from ..engine.review import review_deal
 from ..models import Match, MatchStatus
 from .matches import held_seat, load_state
@@ -70,7 +69,7 @@ def hint(match_id, player) -> dict:
     if state.to_act != seat:
         raise Refusal("not_your_turn", _("A hint is for your own move: wait for your turn."),
                       {"version": match.version})
-    advice = think(advise, state.view(seat)).to_dict()  # the master thinks in a worker process
+    advice = advice_for(state.view(seat))
     worked_out = {**advice, "version": match.version, "action": _without_seat(advice["action"])}
     cache.set(key, worked_out, HINT_SECONDS)
     return worked_out
