@@ -114,6 +114,8 @@
     if (event.target.closest && event.target.closest(".social")) return;  // the header's own socket
     tableSocket = event.detail.socketWrapper;
     if (document.hidden) sayInSight();
+    if (hintWanted) askForHint();
+    askForReview();
   });
   document.addEventListener("visibilitychange", sayInSight);
 
@@ -313,9 +315,16 @@
   // --- a hint ---------------------------------------------------------------------------
   // The hint button asks the server (games/_hint.html comes back beside the hand). It is no
   // move: not a ws-send button, so nothing here takes it for one (no card laid, no wait).
+  // A tap before the table's socket has opened (the page shows the button first) is kept and
+  // sent when it opens: a CI run lost such a tap.
+  var hintWanted = false;
+  function askForHint() {
+    hintWanted = !tableSocket;
+    if (tableSocket) tableSocket.send(JSON.stringify({ type: "hint" }));
+  }
   document.addEventListener("click", function (event) {
     var ask = event.target.closest && event.target.closest("#match .hint-ask");
-    if (ask && !ask.disabled && tableSocket) tableSocket.send(JSON.stringify({ type: "hint" }));
+    if (ask && !ask.disabled) askForHint();
   });
 
   // --- the review of the deal just over ---------------------------------------------

@@ -69,3 +69,36 @@ def test_a_hint_then_the_review_of_the_deal_in_georgian(new_person, snap, viewpo
     snap(page, "hint")
     finish_the_deal_and_read_its_review(page, "თქვით")
     snap(page, "review")
+
+
+# The table's socket tells the page it is open only when the test says so (a slow handshake).
+_HOLD_THE_TABLES_OPEN_EVENT = """
+class HeldSocket extends WebSocket {
+  set onopen(handler) {
+    if (!this.url.includes("/ws/table/")) { super.onopen = handler; return; }
+    window.openTheTable = () => handler.call(this, new Event("open"));
+  }
+  get onopen() { return super.onopen; }
+}
+window.WebSocket = HeldSocket;
+"""
+
+
+def test_a_hint_tapped_before_the_tables_socket_has_opened_comes_once_it_opens(new_person):
+    """The page's script has run and shows the hint button, but its socket has not opened yet
+    (a slow handshake); a tap then was lost: a CI run waited for a hint that was never asked.
+    It is kept, and asked when the socket opens."""
+    page = new_person("eka", locale="ru-RU", **PHONE)
+    start_from_home(page, "ru", "classic_bots")
+    expect(page.get_by_role("button", name="Подсказка")).to_be_enabled()  # the player's move
+    page.add_init_script(_HOLD_THE_TABLES_OPEN_EVENT)
+    page.reload()
+    hint_button = page.get_by_role("button", name="Подсказка")
+    expect(hint_button).to_be_enabled()
+    expect_table_at_rest(page)  # the page's script has run
+    page.wait_for_function("() => typeof window.openTheTable === 'function'")
+    hint_button.click()  # before the socket has said it is open
+    page.wait_for_timeout(300)
+    expect(page.locator(f"{MATCH} #match-hint")).to_have_text("")  # nothing could be asked yet
+    page.evaluate("window.openTheTable()")
+    expect(page.locator(f"{MATCH} #match-hint")).to_contain_text("Подсказка:")
