@@ -344,6 +344,11 @@ class PlayConsumer(DispatchWithoutHop, BudgetedFrames, AdviceBesideTheQueue, Asy
         table_id, view = await move_in_thread(_resign)(self.player, message["match"])
         await self._send_view(table_id, view, message)
 
+    async def on_berserk(self, message):
+        """Halve this player's own bank before the match's first move, as the page's ⚔ button does."""
+        table_id, view = await move_in_thread(_berserk)(self.player, message["match"])
+        await self._send_view(table_id, view, message)
+
     # --- sending --------------------------------------------------------------------------
 
     async def table_changed(self, event):
@@ -501,6 +506,7 @@ MESSAGE_FIELDS = {
     "watch": {"match": ("whole", False), "table": ("whole", False)},  # one of the two
     "act": {"match": ("whole", True), "version": ("whole", True), "action": ("object", True)},
     "resign": {"match": ("whole", True)},
+    "berserk": {"match": ("whole", True)},
     "rematch": {"table": ("whole", True)},
     "hint": {"match": ("whole", True)},
     "review": {"match": ("whole", True), "deal": ("whole", True)},
@@ -779,3 +785,12 @@ def _resign(player, match_id):
     outcome, _read = live.act(match_id, player, live.Resign())
     match = match_for_view(pk=match_id)
     return match.table_id, seat_view(match, outcome.seat)
+
+
+def _berserk(player, match_id):
+    from .services.matches import held_seat
+    from .services.presenter import seat_view
+
+    live.act(match_id, player, live.Berserk())
+    match = match_for_view(pk=match_id)
+    return match.table_id, seat_view(match, held_seat(match.table.seats.all(), player))
