@@ -2,7 +2,10 @@
 
 `{"type": "quick_play", "action": "join", "variant": "japanese", "stake": 0, "bots": false}`
 queues the program's player and answers with the entry's status; `"action": "leave"` takes
-it out; `"action": "status"` says where it stands. While it waits the connection follows the
+it out; `"action": "status"` says where it stands. A program that joined with bots welcome
+takes the offer of bots at once with `"action": "bots_now"` (`"bot_level"`: beginner, club or
+master; club if left out), as the page's one tap does, or declines it with
+`"action": "people_only"`. While it waits the connection follows the
 player's group and the queue's: it is told `waiting` again when the number looking changes,
 `dropped` when the pairing takes it out, and `paired` (then the match's first `state`, as
 after join_table) when it is seated.
@@ -13,6 +16,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from games.frames import reply_to
+from games.models import BotLevel
 from games.socket_parts import ProgramPart
 from joker_site.db_threads import in_thread
 from joker_site.refusals import Refusal
@@ -21,7 +25,7 @@ from . import services
 from .consumers import StillHere
 from .models import EntryStatus, QueueEntry
 
-ACTIONS = ("join", "leave", "status")
+ACTIONS = ("join", "leave", "status", "bots_now", "people_only")
 
 
 class QuickPlayProgramPart(ProgramPart):
@@ -30,7 +34,7 @@ class QuickPlayProgramPart(ProgramPart):
 
     messages = {
         "quick_play": {"action": ("text", True), "variant": ("text", False), "stake": ("whole", False),
-                       "bots": ("flag", False)},
+                       "bots": ("flag", False), "bot_level": ("text", False)},
     }
 
     def __init__(self, connection):
@@ -55,6 +59,11 @@ class QuickPlayProgramPart(ProgramPart):
                 raise
         elif action == "leave":
             status = await in_thread(_leave)(self.player)
+        elif action == "bots_now":
+            status = await in_thread(_bots_now)(self.player, message.get("bot_level") or BotLevel.CLUB)
+        elif action == "people_only":
+            await self._follow_quick_play()  # it keeps waiting: the queue's notices come here
+            status = await in_thread(_people_only)(self.player)
         else:
             status = await in_thread(_status)(self.player)
         await self._answer_quick_play(status, message)
@@ -118,6 +127,14 @@ def _join(player, variant, stake, bots) -> dict:
 
 def _leave(player) -> dict:
     return services.status_of(services.leave(player))
+
+
+def _bots_now(player, bot_level) -> dict:
+    return services.status_of(services.bots_now(player, bot_level))
+
+
+def _people_only(player) -> dict:
+    return services.status_of(services.people_only(player))
 
 
 def _status(player) -> dict:

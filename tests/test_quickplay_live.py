@@ -91,6 +91,38 @@ async def test_protocol_refusals_and_leaving():
     await client.close()
 
 
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_program_takes_the_offer_of_bots_at_once_at_the_level_it_names_or_declines_it():
+    (_ana, token) = await make_program_player("qp_ana")
+    client = await ProgramClient.connect(token)
+    assert (await ask(client, {"action": "bots_now"}))["code"] == "not_waiting"
+    assert (await ask(client, {"action": "join", "variant": "japanese", "bots": True}))["status"] == "waiting"
+    refused = await ask(client, {"action": "bots_now", "bot_level": "grandmaster"})
+    assert refused["type"] == "error" and refused["code"] == "bad_message" and refused["message"]
+    assert (await ask(client, {"action": "status"}))["status"] == "waiting"  # the refusal changed nothing
+
+    paired = await ask(client, {"action": "bots_now", "bot_level": "master"})
+    assert paired["status"] == "paired"
+    state = await client.receive_type("state")
+    assert state["match"] == paired["match"]
+    bot_seats = [seat for seat in state["seats"] if seat["is_bot"]]
+    assert [seat["bot_level"] for seat in bot_seats] == ["master"]
+    table = await sync_to_async(Table.objects.get)(pk=paired["table"])
+    assert (table.bot_level, table.rated, table.stake) == ("master", False, 0)
+    await client.close()
+
+    (_gia, token) = await make_program_player("qp_gia")
+    client = await ProgramClient.connect(token)
+    assert (await ask(client, {"action": "people_only"}))["code"] == "not_waiting"
+    await ask(client, {"action": "join", "variant": "classic", "bots": True})
+    declined = await ask(client, {"action": "people_only"})
+    assert (declined["status"], declined["bots"]) == ("waiting", False) and "bots_after" not in declined
+    assert (await ask(client, {"action": "bots_now"}))["code"] == "people_only"
+    assert (await ask(client, {"action": "leave"}))["status"] == "left"
+    await client.close()
+
+
 # --- The home page's panel socket ----------------------------------------------------------------
 
 async def panel_socket(player, entry_id):
