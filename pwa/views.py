@@ -28,6 +28,7 @@ SHELL_STATIC = (
     "css/conduct.css",
     "js/app.js",
     "js/appearance.js",
+    "js/early-taps.js",
     "img/favicon.svg",
     "vendor/htmx/htmx.min.js",
     "vendor/htmx-ext-ws/ws.js",

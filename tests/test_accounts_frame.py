@@ -63,6 +63,9 @@ def test_htmx_2_and_its_ws_extension_are_served_from_the_package():
     assert finders.find("vendor/htmx-ext-ws/ws.js")
     page = body(Client().get("/ka/"))
     assert '<script src="/static/vendor/htmx/htmx.min.js" defer></script>' in page
+    # The one script before them that is not deferred, so that a tap on a button they have not
+    # wired yet is kept (docs/live-match.md, "Taps before the scripts").
+    assert page.index('<script src="/static/js/early-taps.js"></script>') < page.index("htmx.min.js")
 
 
 def test_the_frame_is_made_for_phones_and_keyboards():

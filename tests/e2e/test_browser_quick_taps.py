@@ -188,3 +188,65 @@ def test_a_tap_the_instant_the_cue_appears_plays_and_the_cue_and_clock_tell_the_
           f"median {gone[len(gone) // 2]:.0f} ms, max {gone[-1]:.0f} ms; the server's answer arrived after "
           f"median {answers[len(answers) // 2]:.2f} s, max {answers[-1]:.2f} s")
     assert len(answers) >= moves // 2, "too few cues right after a tap to judge the clock"
+
+
+# The first move's button the page shows: a trump, a bid, a card (a joker's menu is opened
+# first: <details> opens without any script).
+_FIRST_BUTTON = """
+() => {
+  const shown = (el) => el.getClientRects().length > 0;
+  let button = [...document.querySelectorAll("#match button[ws-send]")].find(shown);
+  if (!button) {
+    const joker = document.querySelector("#match details.joker-choice:not([open]) > summary");
+    if (joker) { joker.closest("details").open = true; }
+    button = [...document.querySelectorAll("#match button[ws-send]")].find(shown);
+  }
+  if (!button) return null;
+  const box = button.getBoundingClientRect();
+  return {x: box.left + Math.min(10, box.width / 2), y: box.top + Math.min(box.height / 2, 30),
+          action: JSON.parse(button.getAttribute("hx-vals"))};
+}
+"""
+
+
+@pytest.mark.parametrize(("size", "language"), [("phone-360", "ru"), ("desktop-1366", "ka")])
+def test_a_tap_made_before_the_pages_scripts_have_come_is_played_once_they_have(new_member, snap, size, language):
+    """On a slow phone the table's HTML, with its buttons, comes before htmx: the server holds
+    htmx back here until the person has tapped. The tap is played once htmx has come, once."""
+    page = new_member("tamar", locale=LOCALES[language], **SIZES[size])
+    page.context_has_touch = SIZES[size].get("has_touch", False)
+    table_id = seat_members("japanese", ["tamar"], fill_with_bots=True, clock_seconds=CLOCK_SECONDS)
+    page.goto(f"/{language}/tables/{table_id}/")
+    page.wait_for_function("() => !!document.querySelector('#match.my-turn .whose-move.mine')",
+                           polling=POLL_MS, timeout=30_000)
+    version = version_of(page)
+    made_before = len(_my_moves(match_of(table_id), 0))
+
+    held, releasing = [], []
+
+    def hold_htmx(route):
+        if releasing:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route(re.compile(r"/htmx\.min[^/]*\.js"), hold_htmx)
+    page.reload(wait_until="commit")
+    page.wait_for_function(f"() => !!({_FIRST_BUTTON})()", polling=POLL_MS, timeout=20_000)
+    target = page.evaluate(_FIRST_BUTTON)
+    assert page.evaluate("() => typeof window.htmx") == "undefined"
+    _tap(page, target)
+    assert page.evaluate("() => typeof window.htmx") == "undefined", "the tap came after htmx"
+    snap(page, "tapped-before-the-scripts")
+    releasing.append(True)
+    for route in held:
+        route.continue_()
+    page.wait_for_function("(v) => Number(document.querySelector('#match').dataset.version) > v",
+                           arg=version, polling=POLL_MS, timeout=20_000)
+    expect(page.locator("#match-error")).to_be_empty()
+    made = _my_moves(match_of(table_id), 0)
+    assert len(made) == made_before + 1, made[made_before:]
+    kinds = ("play", "trump")
+    assert {key: made[-1][key] for key in kinds if key in made[-1]} == \
+        {key: target["action"][key] for key in kinds if key in target["action"]}
+    snap(page, "the-early-tap-played")
