@@ -8,7 +8,7 @@
 (function () {
   "use strict";
   var wired = false;
-  var held = null;  // {button, vals} of the last tap that came too early
+  var held = null;  // the button of the last tap that came too early
 
   document.addEventListener("click", function (event) {
     if (wired) return;
@@ -16,18 +16,15 @@
     if (!button) return;
     event.preventDefault();
     event.stopImmediatePropagation();  // match.js must not answer a move nobody sends
-    held = { button: button, vals: button.getAttribute("hx-vals") };
+    held = button;
   }, true);
 
   document.addEventListener("htmx:load", function (event) {
     if (wired || event.target !== document.body) return;  // the first: htmx processed the page
     wired = true;
-    var tap = held;
+    // Nothing redraws the page before htmx has processed it (the socket is not open yet), so
+    // the button tapped is still the one on the page.
+    if (held && held.isConnected && !held.disabled) held.click();
     held = null;
-    if (!tap) return;
-    var button = tap.button.isConnected ? tap.button : Array.prototype.find.call(
-      document.querySelectorAll("button[ws-send]"),
-      function (other) { return other.getAttribute("hx-vals") === tap.vals; });
-    if (button && !button.disabled) button.click();
   });
 })();
