@@ -83,8 +83,8 @@ def submit(match_id: int | None, player, command) -> Outcome:
         seat = matches.resign(match_id, player)
         return Outcome(version=None, finished=None, seat=seat)
     if isinstance(command, Berserk):
-        match = matches.berserk(match_id, player)
-        return Outcome(version=match.version, finished=False, match=match)
+        match, seat = matches.berserk(match_id, player)
+        return Outcome(version=match.version, finished=False, match=match, seat=seat)
     if isinstance(command, ClockMove):
         return Outcome(version=None, finished=None, changed=matches.clock_ran_out(match_id, command.version))
     if isinstance(command, Forfeit):

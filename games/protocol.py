@@ -780,17 +780,17 @@ def _review(player, match_id, deal) -> dict:
 
 
 def _resign(player, match_id):
-    from .services.presenter import seat_view
-
-    outcome, _read = live.act(match_id, player, live.Resign())
-    match = match_for_view(pk=match_id)
-    return match.table_id, seat_view(match, outcome.seat)
+    return _act_and_view(player, match_id, live.Resign())
 
 
 def _berserk(player, match_id):
-    from .services.matches import held_seat
+    return _act_and_view(player, match_id, live.Berserk())
+
+
+def _act_and_view(player, match_id, command):
+    """Submit a player's resignation or berserk; (the table, the player's view read afresh)."""
     from .services.presenter import seat_view
 
-    live.act(match_id, player, live.Berserk())
+    outcome, _read = live.act(match_id, player, command)
     match = match_for_view(pk=match_id)
-    return match.table_id, seat_view(match, held_seat(match.table.seats.all(), player))
+    return match.table_id, seat_view(match, outcome.seat)

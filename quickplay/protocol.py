@@ -16,7 +16,6 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from games.frames import reply_to
-from games.models import BotLevel
 from games.socket_parts import ProgramPart
 from joker_site.db_threads import in_thread
 from joker_site.refusals import Refusal
@@ -60,7 +59,7 @@ class QuickPlayProgramPart(ProgramPart):
         elif action == "leave":
             status = await in_thread(_leave)(self.player)
         elif action == "bots_now":
-            status = await in_thread(_bots_now)(self.player, message.get("bot_level") or BotLevel.CLUB)
+            status = await in_thread(_bots_now)(self.player, message.get("bot_level"))
         elif action == "people_only":
             await self._follow_quick_play()  # it keeps waiting: the queue's notices come here
             status = await in_thread(_people_only)(self.player)

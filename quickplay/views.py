@@ -111,7 +111,7 @@ def bots(request):
         return _answer(request, player, error=services.not_waiting_sentence())
     try:
         if choice == "now":
-            entry = services.bots_now(player, request.POST.get("bot_level", BotLevel.CLUB))
+            entry = services.bots_now(player, request.POST.get("bot_level"))
         elif choice == "people":
             services.people_only(player)
             return _answer(request, player)

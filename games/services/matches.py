@@ -51,8 +51,9 @@ class MatchError(Refusal):
 class Outcome:
     """What a command submitted to a match did (games/live.py). A move's carries the committed
     match (table and seats with players loaded) and its position: enough to render any seat's
-    view without reading the database again. A resignation's carries the seat left; a clock's or
-    staff's command only whether it `changed` anything (a late tick changes nothing)."""
+    view without reading the database again. A resignation's carries the seat left, a berserk's the
+    match and the seat that halved its bank; a clock's or staff's command only whether it
+    `changed` anything (a late tick changes nothing)."""
 
     version: int | None
     finished: bool | None
@@ -690,12 +691,12 @@ def may_berserk(match: Match, seats) -> bool:
             and before_first_move(match, seats))
 
 
-def berserk(match_id: int, player) -> Match:
+def berserk(match_id: int, player) -> tuple[Match, int]:
     """`player` halves their own bank before the match's first move: half of it is spent at
     once (the deadline moves if they are to act), the seat is marked, the version bumps and
     `SeatBerserked` is announced. Refused at a table that does not allow it, after the first
     move, twice, or for someone not seated. Returns the match at its new version (its
-    `move_notice` carries the seats' new clock fields to the other processes)."""
+    `move_notice` carries the seats' new clock fields to the other processes) and the seat's index."""
     with transaction.atomic():
         match = _locked_match(match_id, with_seats=True)
         with _refusals_carry_version(match):
@@ -710,7 +711,7 @@ def berserk(match_id: int, player) -> Match:
             Seat.objects.filter(pk=seat.pk).update(berserk=True, bank_spent_ms=seat.bank_spent_ms)
             events.announce(events.SeatBerserked(match.pk, match.table_id, index, player.pk), match=match, seat=seat)
             _save(match, load_state(match))
-    return match
+    return match, index
 
 
 def _check_berserk(match: Match, seats, seat) -> None:
