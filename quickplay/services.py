@@ -145,8 +145,8 @@ def bots_now(player, bot_level: str | None = None) -> QueueEntry:
     """The waiting player takes the game with bots now (the offer's one tap): seated at once with
     bots at `bot_level` (the table's bot_level; the club's when none is named), and with whoever
     else of the queue near their rating also welcomes bots. Refused when the level is not one of
-    BotLevel, when they are not waiting (`already_paired` names the table when the pairing just seated them) or chose people
-    only. Returns the entry as it is after (paired, with its table)."""
+    BotLevel, when they are not waiting (`already_paired` names the table when the pairing just
+    seated them) or chose people only. Returns the entry as it is after (paired, with its table)."""
     bot_level = bot_level or BotLevel.CLUB
     if bot_level not in BotLevel.values:
         raise QuickPlayError("bad_message", _("Choose the bots' level."))
