@@ -29,7 +29,9 @@ from e2e.match_play import EXPECT_TIMEOUT_MS
 from e2e.site_server import ROOT, SiteServerError, SiteServers, clear_site_cache, server_database_url
 
 HERE = Path(__file__).resolve().parent
-CHROMIUM = os.environ.get("E2E_CHROMIUM", "/usr/bin/chromium")
+# Debian's chromium-headless-shell: Chromium's engine without the browser's window (the build
+# Playwright uses for headless runs), at about 60 % of the full browser's CPU (docs/testing.md).
+CHROMIUM = os.environ.get("E2E_CHROMIUM", "/usr/lib/chromium/chromium-headless-shell")
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -147,7 +149,7 @@ def _caused_by_a_deadlock(error):
 def _browser_test_environment():
     if not os.access(CHROMIUM, os.X_OK):
         pytest.exit(
-            f"{CHROMIUM} is missing: `make test` installs it (apt-get install chromium)",
+            f"{CHROMIUM} is missing: `make test` installs it (apt-get install chromium-headless-shell)",
             pytest.ExitCode.USAGE_ERROR,
         )
     # Websocket round trips through Redis and Celery take longer than a plain page.
@@ -164,7 +166,7 @@ def _browser_test_environment():
 
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
-    """pytest-playwright launches Debian's chromium; Playwright's own builds are not used."""
+    """pytest-playwright launches Debian's chromium-headless-shell; Playwright's own builds are not used."""
     return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
 
 
