@@ -14,6 +14,18 @@ def _clear_cache():
 
 
 @pytest.fixture(autouse=True)
+def _no_language_left_active():
+    """A request made through the test client leaves its page's language active in the thread,
+    and a test that says nothing about the language would then read what the test before it
+    asked for: each test starts from the site's default (LANGUAGE_CODE), whatever ran first."""
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _fast_password_hashing(settings):
     """Production hashes passwords slowly on purpose; the tests need not wait for it."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
