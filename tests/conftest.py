@@ -21,8 +21,6 @@ def _no_language_left_active():
     from django.utils import translation
 
     translation.deactivate()
-    yield
-    translation.deactivate()
 
 
 @pytest.fixture(autouse=True)

@@ -29,8 +29,7 @@ from e2e.match_play import EXPECT_TIMEOUT_MS
 from e2e.site_server import ROOT, SiteServerError, SiteServers, clear_site_cache, server_database_url
 
 HERE = Path(__file__).resolve().parent
-# Debian's chromium-headless-shell: Chromium's engine without the browser's window (the build
-# Playwright uses for headless runs), at about 60 % of the full browser's CPU (docs/testing.md).
+# The build `make test` installs (the Makefile's CHROMIUM says why, docs/testing.md measures it).
 CHROMIUM = os.environ.get("E2E_CHROMIUM", "/usr/lib/chromium/chromium-headless-shell")
 CHROMIUM_ARGS = [
     "--no-sandbox",
