@@ -13,9 +13,12 @@ master's search on the true deal: the ceiling) against club, club against
 beginner; on request only (``--pairs oracle_bids_vs_club,oracle_plays_vs_club``), the
 half-oracles that see the true deal for the bids only or for the cards only.
 
-Japanese: matches to 11 between two levels, the first declarer alternating: master
-against club, club against beginner, and the oracle (it sees the opponent's hand and
-every face-down card) against club, the Japanese ceiling.
+Japanese: matches to 11 between two levels, in pairs on the same cards (each pair's deals
+from a generator of its own, A at seat 0 and then at seat 1, the first declarer alternating
+from pair to pair), so that here too the cards' luck cancels; the win rate is printed with a
+95% confidence interval over the pairs. Master against club, club against beginner, and the
+oracle (it sees the opponent's hand and every face-down card) against club, the Japanese
+ceiling.
 
     python scripts/bench_levels.py [--deals 480] [--japanese-matches 60] [--jobs 2]
 
@@ -128,17 +131,21 @@ def duplicate_game(task):
     return diffs, made, timers.samples
 
 
-def japanese_match(task):
-    """(1 if A won the match to ``target`` against B, decision times)."""
-    level_a, level_b, m, target, effort, first_seed = task
+def japanese_match_pair(task):
+    """(A's matches to ``target`` won against B in a pair played on the same cards, A at seat 0
+    and then at seat 1; decision times). The deals come from the pair's own generator, so each
+    deal's cards do not depend on the moves: in both matches the k-th deal is the same."""
+    level_a, level_b, p, target, effort, first_seed = task
     timers = Timers(effort)
-    a_seat = m % 2
-    deck_rng = random.Random(first_seed + m)
-    rngs = [random.Random((first_seed + m) * 31 + s) for s in (0, 1)]
-    levels = [level_a if s == a_seat else level_b for s in (0, 1)]
-    state = JapaneseState({"target": target, "first_declarer": (m // 2) % 2})
-    play_out(state, deck_rng, rngs, levels, timers)
-    return int(state.winners() == [a_seat]), timers.samples
+    won = 0
+    for a_seat in (0, 1):
+        deck_rng = random.Random(first_seed + p)
+        rngs = [random.Random((first_seed + p) * 31 + s) for s in (0, 1)]
+        levels = [level_a if s == a_seat else level_b for s in (0, 1)]
+        state = JapaneseState({"target": target, "first_declarer": p % 2})
+        play_out(state, deck_rng, rngs, levels, timers)
+        won += state.winners() == [a_seat]
+    return won, timers.samples
 
 
 def _map(function, tasks, jobs: int):
@@ -173,14 +180,17 @@ def classic_duplicate(level_a, level_b, deals, jobs=1, effort=1.0, first_seed=20
 
 
 def japanese_matches(level_a, level_b, matches, jobs=1, effort=1.0, target=11, first_seed=30_000):
-    """(A's share of ``matches`` Japanese matches to ``target`` won against B, decision times by level)."""
-    tasks = [(level_a, level_b, m, target, effort, first_seed) for m in range(matches)]
-    won, times = 0, {}
-    for played, (result, match_times) in enumerate(_map(japanese_match, tasks, jobs), start=1):
-        won += result
+    """(A's share of the Japanese matches to ``target`` won against B, with a 95% interval over
+    the pairs; decision times by level). ``matches`` are played in pairs on the same cards with
+    the seats swapped (an odd number gets one more): the cards' luck cancels within a pair."""
+    pairs = math.ceil(matches / 2)
+    tasks = [(level_a, level_b, p, target, effort, first_seed) for p in range(pairs)]
+    shares, times = [], {}
+    for won, match_times in _map(japanese_match_pair, tasks, jobs):
+        shares.append(won / 2)
         _merge(times, match_times)
-        _progress(f"japanese {level_a}_vs_{level_b} so far: {won} of {played} matches won")
-    return won / max(1, matches), times
+        _progress(f"japanese {level_a}_vs_{level_b} so far: {int(2 * sum(shares))} of {2 * len(shares)} matches won")
+    return interval(shares), times
 
 
 def _merge(into, samples):
@@ -237,9 +247,9 @@ def run(deals: int, japanese: int, out=print, jobs: int = 1, effort: float = 1.0
                 if f"{level}_bids_made" not in figures:
                     show(f"{level}_bids_made", f"{k / max(1, n):.3f}")
         else:
-            rate, pair_times = japanese_matches(a, b, japanese, jobs, effort)
-            show("japanese_matches", japanese)
-            show(JAPANESE_FIGURE[(a, b)], f"{rate:.3f}")
+            (rate, low, high), pair_times = japanese_matches(a, b, japanese, jobs, effort)
+            show("japanese_matches", 2 * math.ceil(japanese / 2))
+            show(JAPANESE_FIGURE[(a, b)], f"{rate:.3f} (95% CI {low:.3f} to {high:.3f})")
         _merge(times, pair_times)
         show_times()
     return figures

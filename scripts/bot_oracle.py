@@ -9,7 +9,7 @@ every time; the playouts' own randomness (the opponents' model) still varies.
 from __future__ import annotations
 
 from games.engine import ClassicState
-from games.engine.bot import MASTER, MASTER_SEARCH, decide, observe
+from games.engine.bot import MASTER, MASTER_JAPANESE_SEARCH, MASTER_SEARCH, decide, observe
 from games.engine.bot_classic import choose_action as classic_choice
 from games.engine.bot_japanese import choose_play as japanese_choice
 
@@ -60,4 +60,4 @@ def choose(state, seat: int, rng, effort: float = 1.0, oracle: str = ORACLE):
         return decide(obs, rng, effort, level=MASTER)
     if isinstance(state, ClassicState):
         return classic_choice(obs, rng, effort, MASTER_SEARCH, _TrueClassicDeal(state, seat))
-    return japanese_choice(obs, rng, effort, MASTER_SEARCH, _TrueJapaneseDeal(state, seat))
+    return japanese_choice(obs, rng, effort, MASTER_JAPANESE_SEARCH, _TrueJapaneseDeal(state, seat))

@@ -142,9 +142,10 @@ def _japanese_position(seed: int, deal_index: int, cards_in: int):
     deal_index=st.integers(0, 2),
     cards_in=st.integers(0, 35),
     rational=RATIONAL,
+    joker_wise=st.booleans(),
 )
 def test_japanese_playout_plays_legal_cards_and_counts_tricks_and_scores_as_the_engine(
-    seed, deal_index, cards_in, rational
+    seed, deal_index, cards_in, rational, joker_wise
 ):
     state = _japanese_position(seed, deal_index, cards_in)
     if state is None or state.phase is not Phase.PLAY:
@@ -167,6 +168,7 @@ def test_japanese_playout_plays_legal_cards_and_counts_tricks_and_scores_as_the_
         random.Random(seed + 1).random,
         [rational, rational],
         trace,
+        joker_wise,
     )
 
     def winner(trick):

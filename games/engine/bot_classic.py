@@ -90,6 +90,8 @@ class Search:
     opponent_rational: float = OPPONENT_RATIONAL
     # Deals drawn per sample to pick one by how well it fits the opponents' bids (1: no picking).
     bid_draws: int = 1
+    # Japanese playouts: answer a joker led with a joker, lead none into the other one (bot_japanese).
+    joker_wise: bool = False
 
 
 CLUB_SEARCH = Search()

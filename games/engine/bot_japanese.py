@@ -15,7 +15,9 @@ Determinized playouts, as for classic (bot_classic.py):
   opponent's best card, else the lowest card; follow with the cheapest card
   that wins, a joker only to capture a trump or an ace or king, else the
   lowest card; face-up cards before hand cards among equals, since they bring
-  a new card into the hand. The opponent follows the policy only part of the
+  a new card into the hand. The master's players (``Search.joker_wise``) also
+  answer a joker led with their own, which takes it, and so never lead a
+  joker into the other one. The opponent follows the policy only part of the
   time and plays a random legal card otherwise.
 * Every candidate card (equal ones merged) is played out on the same samples;
   the one with the best mean trick difference wins. So the bot weighs both
@@ -137,7 +139,7 @@ def _lowest_useful_first(mask: int, ups: int, trump_mask: int) -> int:
     return (pick & -pick).bit_length() - 1
 
 
-def _policy_lead(table: _Table, seat: int, trump: int, trump_mask: int):
+def _policy_lead(table: _Table, seat: int, trump: int, trump_mask: int, joker_wise: bool = False):
     avail = table.available(seat)
     theirs = table.available(1 - seat)
     safe = 0
@@ -155,7 +157,8 @@ def _policy_lead(table: _Table, seat: int, trump: int, trump_mask: int):
     if safe:
         return _lowest_useful_first(safe, table.ups[seat], trump_mask), -1
     jokers = avail & JOKER_MASK
-    if jokers:
+    # A joker led into the other one is lost to it (joker_wise: the follower answers with theirs).
+    if jokers and not (joker_wise and theirs & JOKER_MASK and avail & ~JOKER_MASK):
         plain = theirs & ~JOKER_MASK
         if plain:
             if trump >= 0 and plain & trump_mask:
@@ -164,11 +167,20 @@ def _policy_lead(table: _Table, seat: int, trump: int, trump_mask: int):
                 top = max(bits(plain), key=lambda c: c % 9)
                 named = top // 9
             return (jokers & -jokers).bit_length() - 1, named
-    return _lowest_useful_first(avail, table.ups[seat], trump_mask), -1
+    card = _lowest_useful_first(avail, table.ups[seat], trump_mask)
+    # Only a joker left (against only a joker: the last trick, which the follower takes whatever
+    # is named): a leading joker still names a suit.
+    return card, (max(trump, 0) if card == X1 or card == X2 else -1)
 
 
-def _policy_follow(table: _Table, seat: int, lead: int, named: int, trump: int, trump_mask: int) -> int:
+def _policy_follow(
+    table: _Table, seat: int, lead: int, named: int, trump: int, trump_mask: int, joker_wise: bool = False
+) -> int:
     avail = table.available(seat)
+    if joker_wise and (lead == X1 or lead == X2) and avail & JOKER_MASK:
+        # A following joker takes even a joker: the trick, and the leader's joker with it.
+        jokers = avail & JOKER_MASK
+        return (jokers & -jokers).bit_length() - 1
     suit, joker_led = lead_of(lead, MODE_TAKE, named)  # a Japanese joker always takes
     legal = legal_follow(avail, suit, joker_led, trump_mask)
     winners = japanese_beaters(legal, lead, named, trump, trump_mask)
@@ -192,16 +204,17 @@ def _random_available(legal: int, leading: bool, rnd):
 
 
 def playout(
-    table: _Table, trump: int, lead, leader: int, tricks_left: int, taken, rnd, rational, trace=None
+    table: _Table, trump: int, lead, leader: int, tricks_left: int, taken, rnd, rational, trace=None, joker_wise=False
 ) -> list[int]:
     """Play the deal to its end; ``lead`` is (seat, card, named) of a trick waiting for its answer.
-    ``trace``, a list, receives every card played as (seat, card, named) (the tests hold it against the engine)."""
+    ``trace``, a list, receives every card played as (seat, card, named) (the tests hold it against the engine).
+    ``joker_wise``: the players answer a joker led with their own and lead none into the other one."""
     trump_mask = SUIT_MASK[trump] if trump >= 0 else 0
     while tricks_left:
         if lead is None:
             seat = leader
             if rnd() < rational[seat]:
-                card, named = _policy_lead(table, seat, trump, trump_mask)
+                card, named = _policy_lead(table, seat, trump, trump_mask, joker_wise)
             else:
                 card, named = _random_available(table.available(seat), True, rnd)
             table.play(seat, card)
@@ -212,7 +225,7 @@ def playout(
             lead = None
         other = 1 - seat
         if rnd() < rational[other]:
-            answer = _policy_follow(table, other, card, named, trump, trump_mask)
+            answer = _policy_follow(table, other, card, named, trump, trump_mask, joker_wise)
         else:
             avail = table.available(other)
             suit, joker_led = lead_of(card, MODE_TAKE, named)
@@ -274,6 +287,7 @@ def choose_play(obs, rng, effort: float = 1.0, search: Search = CLUB_SEARCH, kno
     tricks_left = TRICKS - len(obs.plays) // 2
     rational = _rationality(me, search, 2)
     steps = 2 * tricks_left - (0 if leading else 1)
+    wise = search.joker_wise
 
     def sample():
         opp_hand, downs = know.sample(rng)
@@ -291,12 +305,12 @@ def choose_play(obs, rng, effort: float = 1.0, search: Search = CLUB_SEARCH, kno
         rnd = iter(stream).__next__
         table.play(me, card)
         if leading:
-            taken = playout(table, trump, (me, card, named), me, tricks_left, taken, rnd, rational)
+            taken = playout(table, trump, (me, card, named), me, tricks_left, taken, rnd, rational, None, wise)
         else:
             lead_seat, lead_card, _mode, lead_named = pending
             winner = me if japanese_follower_wins(lead_card, lead_named, card, trump) else lead_seat
             taken[winner] += 1
-            taken = playout(table, trump, None, winner, tricks_left - 1, taken, rnd, rational)
+            taken = playout(table, trump, None, winner, tricks_left - 1, taken, rnd, rational, None, wise)
         return taken[me] - taken[opp]
 
     best = _best_by_playouts(candidates, sample, run, steps, search.play_budget, _tie_key, effort, search)
