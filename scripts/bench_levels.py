@@ -183,14 +183,19 @@ def japanese_matches(level_a, level_b, matches, jobs=1, effort=1.0, target=11, f
     """(A's share of the Japanese matches to ``target`` won against B, with a 95% interval over
     the pairs; decision times by level). ``matches`` are played in pairs on the same cards with
     the seats swapped (an odd number gets one more): the cards' luck cancels within a pair."""
-    pairs = math.ceil(matches / 2)
-    tasks = [(level_a, level_b, p, target, effort, first_seed) for p in range(pairs)]
-    shares, times = [], {}
-    for won, match_times in _map(japanese_match_pair, tasks, jobs):
-        shares.append(won / 2)
+    tasks = [(level_a, level_b, p, target, effort, first_seed) for p in range(japanese_pairs(matches))]
+    shares, won, times = [], 0, {}
+    for pair_won, match_times in _map(japanese_match_pair, tasks, jobs):
+        shares.append(pair_won / 2)
+        won += pair_won
         _merge(times, match_times)
-        _progress(f"japanese {level_a}_vs_{level_b} so far: {int(2 * sum(shares))} of {2 * len(shares)} matches won")
+        _progress(f"japanese {level_a}_vs_{level_b} so far: {won} of {2 * len(shares)} matches won")
     return interval(shares), times
+
+
+def japanese_pairs(matches: int) -> int:
+    """Pairs of matches played for ``matches`` (an odd number gets one more match)."""
+    return math.ceil(matches / 2)
 
 
 def _merge(into, samples):
@@ -248,7 +253,7 @@ def run(deals: int, japanese: int, out=print, jobs: int = 1, effort: float = 1.0
                     show(f"{level}_bids_made", f"{k / max(1, n):.3f}")
         else:
             (rate, low, high), pair_times = japanese_matches(a, b, japanese, jobs, effort)
-            show("japanese_matches", 2 * math.ceil(japanese / 2))
+            show("japanese_matches", 2 * japanese_pairs(japanese))
             show(JAPANESE_FIGURE[(a, b)], f"{rate:.3f} (95% CI {low:.3f} to {high:.3f})")
         _merge(times, pair_times)
         show_times()

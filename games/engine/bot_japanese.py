@@ -177,18 +177,17 @@ def _policy_follow(
     table: _Table, seat: int, lead: int, named: int, trump: int, trump_mask: int, joker_wise: bool = False
 ) -> int:
     avail = table.available(seat)
-    if joker_wise and (lead == X1 or lead == X2) and avail & JOKER_MASK:
-        # A following joker takes even a joker: the trick, and the leader's joker with it.
-        jokers = avail & JOKER_MASK
-        return (jokers & -jokers).bit_length() - 1
     suit, joker_led = lead_of(lead, MODE_TAKE, named)  # a Japanese joker always takes
+    jokers = avail & JOKER_MASK
+    if joker_wise and joker_led and jokers:
+        # A following joker takes even a joker: the trick, and the leader's joker with it.
+        return (jokers & -jokers).bit_length() - 1
     legal = legal_follow(avail, suit, joker_led, trump_mask)
     winners = japanese_beaters(legal, lead, named, trump, trump_mask)
     if winners:
         in_suit = winners & SUIT_MASK[suit]
         pick = in_suit or winners
         return _lowest_useful_first(pick, table.ups[seat], trump_mask)
-    jokers = legal & JOKER_MASK
     if jokers and not joker_led and (lead // 9 == trump or lead % 9 >= 7):
         return (jokers & -jokers).bit_length() - 1
     plain = legal & ~JOKER_MASK
