@@ -166,12 +166,15 @@ class PlaceChatConsumer(AsyncWebsocketConsumer):
         self.player = await player_for_scope(self.scope)
         self.group = services.place_group(self.place)
         await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.accept()
-        await self._catch_up()
-
-    async def _catch_up(self):
-        """The place's last messages once more: those said between the page's drawing and now."""
         said = await in_thread(services.place_history)(self.place, self.player)
+        await self.accept()
+        await self._catch_up(said)
+
+    async def _catch_up(self, said):
+        """The place's last messages once more: those said between the page's drawing and now.
+        They are read after the group is joined (nothing said later is missed) and before the
+        socket is accepted, so a message said once the socket is open comes by the group
+        alone, never a second time in the history."""
         if said:
             html = mark_safe("".join(  # each one rendered by its template
                 render_message(services.message_event(message), self.player, self.language) for message in said))
