@@ -21,6 +21,10 @@ REASONS = {
     "golden": gettext_lazy("Golden deal: every trick is worth 100."),
     "misere": gettext_lazy("Misère: every trick costs 100."),
     "dealer_forbidden": gettext_lazy("As the dealer you may not bid %(bid)d."),
+    "pulka_close": gettext_lazy("You have made every bid of this pulka: make this one too and your best deal "
+                                "of it counts twice."),
+    "pulka_threat": gettext_lazy("A player who has made every bid of this pulka can close it: then your best "
+                                 "score of it, %(best)d, is struck off."),
     # why this move
     "trump_longest": gettext_lazy("Most of your first three cards are of this suit."),
     "trump_strongest": gettext_lazy("Your strongest card is of this suit."),

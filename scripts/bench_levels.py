@@ -4,10 +4,13 @@ Classic duplicate matches: ``standard`` games in which two seats play one level
 and two the other. Every game is played twice on the same cards (a separate
 shuffling generator per game, so each deal's cards do not depend on the moves),
 once with level A at seats 0 and 2 and once at seats 1 and 3: every hand is held
-once by each level and the cards' luck cancels. For each deal, A's mean deal
-score minus B's in one seating and in the other are averaged: one figure per deal
-(pulka premiums and moshla left out). The figure printed is their mean with a 95%
-confidence interval (1.96 standard errors, the deals taken as independent).
+once by each level and the cards' luck cancels. For each deal, A's mean points
+minus B's in one seating and in the other are averaged: one figure per deal. A
+deal's points are its scores and, on a pulka's last deal, the pulka's premium and
+moshla (rules.md 2.8), so they add up to the score sheet's totals
+(``<a>_vs_<b>_points_per_deal``); the same without the premiums and moshlas is
+printed beside it (``<a>_vs_<b>_deal_scores_per_deal``). Each figure is a mean with
+a 95% confidence interval (1.96 standard errors, the deals taken as independent).
 Pairs: master against club, the all-seeing oracle (scripts/bot_oracle.py, the
 master's search on the true deal: the ceiling) against club, club against
 beginner; on request only (``--pairs oracle_bids_vs_club,oracle_plays_vs_club``), the
@@ -107,8 +110,24 @@ def play_out(state, deck_rng, rngs, levels_by_seat, timers: Timers, enough=lambd
     return state
 
 
+def points_by_deal(state, deals: int) -> list[tuple[list, list]]:
+    """(deal scores, points) by seat for each of the first ``deals`` deals: the points are the
+    deal's scores and, on a pulka's last deal, the pulka's premium and moshla (rules.md 2.8),
+    so that they add up to the score sheet's totals."""
+    sheet = state.score_sheet()
+    rows = sheet["deals"][:deals]
+    bonus = {p["pulka"]: p["bonus"] for p in sheet["pulkas"]}
+    last_of = {row["pulka"]: row["deal"] for row in rows}
+    return [
+        (row["scores"], [x + (bonus[row["pulka"]][s] if last_of[row["pulka"]] == row["deal"] and row["pulka"] in bonus
+                              else 0) for s, x in enumerate(row["scores"])])
+        for row in rows
+    ]
+
+
 def duplicate_game(task):
-    """One game played twice (levels' seats swapped): (per-deal A - B, bids made and bids by level, decision times)."""
+    """One game played twice (levels' seats swapped): (per-deal A - B in points, the same in deal
+    scores alone, bids made and bids by level, decision times)."""
     level_a, level_b, seed, deals, effort = task
     timers = Timers(effort)
     made = {level_a: [0, 0], level_b: [0, 0]}
@@ -117,18 +136,20 @@ def duplicate_game(task):
         levels = [level_a if s in a_seats else level_b for s in range(4)]
         state = play_classic_game(seed, levels, timers, deals)
         per_deal = []
+        for scores, points in points_by_deal(state, deals):
+            per_deal.append(tuple(
+                statistics.fmean(v[s] for s in a_seats) - statistics.fmean(v[s] for s in range(4) if s not in a_seats)
+                for v in (points, scores)
+            ))
         for r in state.results[:deals]:
-            a = [r.scores[s] for s in range(4) if s in a_seats]
-            b = [r.scores[s] for s in range(4) if s not in a_seats]
-            per_deal.append(statistics.fmean(a) - statistics.fmean(b))
             if r.bids is not None:
                 for s in range(4):
                     tally = made[levels[s]]
                     tally[0] += r.bids[s] == r.tricks[s]
                     tally[1] += 1
         rows.append(per_deal)
-    diffs = [(x + y) / 2 for x, y in zip(*rows, strict=True)]
-    return diffs, made, timers.samples
+    diffs = [((x[0] + y[0]) / 2, (x[1] + y[1]) / 2) for x, y in zip(*rows, strict=True)]
+    return [d[0] for d in diffs], [d[1] for d in diffs], made, timers.samples
 
 
 def japanese_match_pair(task):
@@ -163,20 +184,24 @@ def _progress(text: str) -> None:
 
 
 def classic_duplicate(level_a, level_b, deals, jobs=1, effort=1.0, first_seed=20_000):
-    """(per-deal differences A - B, bids made and bids by level, decision times by level) over ``deals`` deals."""
+    """(per-deal differences A - B in points, the same in deal scores alone, bids made and bids by
+    level, decision times by level) over ``deals`` deals."""
     games = math.ceil(deals / DEALS_PER_GAME)
     tasks = [(level_a, level_b, first_seed + g, min(DEALS_PER_GAME, deals - g * DEALS_PER_GAME), effort) for g in range(games)]
-    diffs, made, times = [], {level_a: [0, 0], level_b: [0, 0]}, {}
-    for game_diffs, game_made, game_times in _map(duplicate_game, tasks, jobs):
+    diffs, score_diffs, made, times = [], [], {level_a: [0, 0], level_b: [0, 0]}, {}
+    for game_diffs, game_score_diffs, game_made, game_times in _map(duplicate_game, tasks, jobs):
         diffs.extend(game_diffs)
+        score_diffs.extend(game_score_diffs)
         for level, (k, n) in game_made.items():
             made[level][0] += k
             made[level][1] += n
         _merge(times, game_times)
         mean, low, high = interval(diffs)
-        _progress(f"{level_a}_vs_{level_b} so far: {len(diffs)} deals, {mean:.1f} (95% CI {low:.1f} to {high:.1f}), "
+        scores_mean, scores_low, scores_high = interval(score_diffs)
+        _progress(f"{level_a}_vs_{level_b} so far: {len(diffs)} deals, points {mean:.1f} (95% CI {low:.1f} to "
+                  f"{high:.1f}), deal scores {scores_mean:.1f} (95% CI {scores_low:.1f} to {scores_high:.1f}), "
                   f"{level_a}_bids_made {made[level_a][0] / max(1, made[level_a][1]):.3f}")
-    return diffs, made, times
+    return diffs, score_diffs, made, times
 
 
 def japanese_matches(level_a, level_b, matches, jobs=1, effort=1.0, target=11, first_seed=30_000):
@@ -244,10 +269,11 @@ def run(deals: int, japanese: int, out=print, jobs: int = 1, effort: float = 1.0
         if (deals if kind == "classic" else japanese) <= 0:
             continue
         if kind == "classic":
-            diffs, made, pair_times = classic_duplicate(a, b, deals, jobs, effort)
-            mean, low, high = interval(diffs)
+            diffs, score_diffs, made, pair_times = classic_duplicate(a, b, deals, jobs, effort)
             show(f"{a}_vs_{b}_deals", len(diffs))
-            show(f"{a}_vs_{b}_points_per_deal", f"{mean:.1f} (95% CI {low:.1f} to {high:.1f})")
+            for figure, values in (("points_per_deal", diffs), ("deal_scores_per_deal", score_diffs)):
+                mean, low, high = interval(values)
+                show(f"{a}_vs_{b}_{figure}", f"{mean:.1f} (95% CI {low:.1f} to {high:.1f})")
             for level, (k, n) in made.items():
                 if f"{level}_bids_made" not in figures:
                     show(f"{level}_bids_made", f"{k / max(1, n):.3f}")

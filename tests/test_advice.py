@@ -217,7 +217,8 @@ def test_every_reason_and_move_has_its_words_in_the_players_language(language):
     from games.engine.review import FATE_CODES
 
     assert set(REASONS) == set(REASON_CODES) | set(FATE_CODES)
-    facts = {"need": 1, "left": 2, "bid": 1, "strong": 2, "suit": "D", "led": "S", "card": "AH", "by": "KD"}
+    facts = {"need": 1, "left": 2, "bid": 1, "strong": 2, "suit": "D", "led": "S", "card": "AH", "by": "KD",
+             "best": 250}
     moves = [{"play": "AH"}, {"play": "X1", "joker": "take", "suit": "D"}, {"play": "X2", "joker": "discard"},
              {"play": "X1", "suit": "S"}, {"play": "X1"}, {"bid": 0}, {"bid": 2}, {"trump": "H"}, {"trump": "none"}]
     with translation.override("en"):

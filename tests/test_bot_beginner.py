@@ -73,6 +73,7 @@ def test_the_level_bench_reports_its_figures_on_a_few_deals():
     assert figures["club_vs_beginner_deals"] == figures["master_vs_club_deals"] == figures["oracle_vs_club_deals"] == 3
     for name in (
         "master_vs_club_points_per_deal",
+        "master_vs_club_deal_scores_per_deal",
         "oracle_vs_club_points_per_deal",
         "club_vs_beginner_points_per_deal",
         "master_bids_made",
@@ -89,6 +90,19 @@ def test_the_level_bench_reports_its_figures_on_a_few_deals():
     assert "95% CI" in figures["master_vs_club_points_per_deal"]
     assert {line.split(":")[0] for line in lines} == set(figures)
     assert "oracle_bids_vs_club_deals" not in figures and "oracle_plays_vs_club_deals" not in figures  # on request only
+
+
+def test_the_benchs_points_add_up_to_the_score_sheets_totals_premiums_and_moshlas_included():
+    timers = bench_levels.Timers(0.05)
+    bonuses = []
+    for seed in (2, 4):  # a game with a pulka closed and one without
+        state = bench_levels.play_classic_game(seed, ["club"] * 4, timers)
+        rows = bench_levels.points_by_deal(state, bench_levels.DEALS_PER_GAME)
+        assert [sum(points[s] for _scores, points in rows) for s in range(4)] == list(state.totals)
+        assert [sum(scores[s] for scores, _points in rows) for s in range(4)] == [
+            sum(r.scores[s] for r in state.results) for s in range(4)]
+        bonuses.extend(p["bonus"] for p in state.score_sheet()["pulkas"])
+    assert any(any(b) for b in bonuses), "no premium or moshla in these games: pick other seeds"
 
 
 def test_the_half_oracles_are_played_when_asked_for():

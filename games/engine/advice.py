@@ -31,7 +31,7 @@ JOKER_CARDS = (0, 9)  # X1, X2
 
 # Every code a Reason may carry (the site words each one: games/advice_words.py).
 SITUATION_CODES = ("need_tricks", "bid_made", "bid_lost", "pass_kept", "pass_lost", "golden", "misere",
-                   "dealer_forbidden")
+                   "dealer_forbidden", "pulka_close", "pulka_threat")
 REASON_CODES = SITUATION_CODES + (
     "trump_longest", "trump_strongest", "trump_none", "bid_dark", "bid_pass", "bid_count", "only_card",
     "lead_sure", "lead_sure_anyway", "lead_try", "lead_low", "lead_joker_high", "lead_joker_low", "trump_in",
@@ -80,7 +80,8 @@ def advise(view, level: str = ADVICE_LEVEL, effort: float = 1.0, rng=None) -> Ad
 
 def situation_of(view: dict) -> Reason | None:
     """What the seat is playing for now: tricks still needed against its bid, a made bid, a pass
-    to keep; the golden and misère pulkas' own aim; the dealer's forbidden bid."""
+    to keep; the golden and misère pulkas' own aim; the dealer's forbidden bid; at the bids of a
+    pulka's last deal, the premium the seat can win or the moshla another player can strike."""
     if view["variant"] != "classic":
         return None
     seat = view["seat"]
@@ -88,7 +89,7 @@ def situation_of(view: dict) -> Reason | None:
         forbidden = view.get("forbidden_bid")
         if view["dealer"] == seat and forbidden is not None:
             return Reason("dealer_forbidden", {"bid": forbidden})
-        return None
+        return _pulka_situation(view, seat)
     if view["phase"] != "play":
         return None
     kind = view["pulka_kind"]
@@ -105,6 +106,21 @@ def situation_of(view: dict) -> Reason | None:
     if bid - took > left:
         return Reason("bid_lost", {"bid": bid})
     return Reason("need_tricks", {"need": bid - took, "left": left})
+
+
+def _pulka_situation(view: dict, seat: int) -> Reason | None:
+    """In a pulka's last deal (rules.md 2.8): the seat closes the pulka by making this bid, or
+    another player can close it and strike off the seat's best deal of it (a moshla)."""
+    standing = bot.pulka_standing(view)
+    if standing is None or standing.deals_after:
+        return None
+    if standing.streak[seat]:
+        return Reason("pulka_close")
+    best = standing.best[seat]
+    others = any(standing.streak[s] for s in range(len(standing.streak)) if s != seat)
+    if others and standing.mode == "premium_moshla" and best is not None and best > 0:
+        return Reason("pulka_threat", {"best": best})
+    return None
 
 
 # --- why this move -----------------------------------------------------------------------------

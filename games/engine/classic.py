@@ -54,6 +54,7 @@ from .rules import (
     TAKE_STRENGTH,
     deal_score,
     lead_of,
+    pulka_bonus,
     special_score,
 )
 from .state import GameOptions, GameState
@@ -499,12 +500,7 @@ class ClassicState(GameState):
         else:
             closed = tuple(all(r.bids[s] == r.tricks[s] for r in deals) for s in range(4))
             best = tuple(max(r.scores[s] for r in deals) for s in range(4))
-            premium = zeros
-            moshla = zeros
-            if mode != "none":
-                premium = tuple(best[s] if closed[s] else 0 for s in range(4))
-            if mode == "premium_moshla" and any(closed):
-                moshla = tuple(-best[s] if not closed[s] and best[s] > 0 else 0 for s in range(4))
+            premium, moshla = pulka_bonus(mode, closed, best)
             result = PulkaResult(spec.pulka, spec.kind, closed, premium, moshla)
         self._pulkas.append(result)
         for s, b in enumerate(result.bonus):

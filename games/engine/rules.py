@@ -280,6 +280,19 @@ def player_score(kind: str, bid, took: int, cards: int, khishti) -> int:
     return deal_score(bid, took, cards, khishti)
 
 
+def pulka_bonus(mode: str, closed, best) -> tuple[tuple, tuple]:
+    """(premium, moshla) by seat when a bidding pulka ends (rules.md 2.8): ``mode`` the table's
+    ``pulka_bonus`` option, ``closed`` by seat whether the player took exactly their bid in every
+    deal of the pulka, ``best`` by seat their best deal score in it."""
+    seats = range(len(closed))
+    zeros = (0,) * len(closed)
+    premium = tuple(best[s] if closed[s] else 0 for s in seats) if mode != "none" else zeros
+    moshla = zeros
+    if mode == "premium_moshla" and any(closed):
+        moshla = tuple(-best[s] if not closed[s] and best[s] > 0 else 0 for s in seats)
+    return premium, moshla
+
+
 def japanese_deal_scores(taken) -> tuple[int, int]:
     """A Japanese deal's scores by seat: the difference in tricks goes to the one who took more."""
     a, b = taken
