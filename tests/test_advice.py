@@ -6,9 +6,20 @@ import random
 
 import pytest
 
-from games.engine import Bid, ChooseTrump, ClassicState, JapaneseState, Phase, Play, random_deal, to_record
+from games.engine import (
+    Bid,
+    ChooseTrump,
+    ClassicState,
+    JapaneseState,
+    Phase,
+    Play,
+    deal_from_deck,
+    random_deal,
+    shuffled_deck,
+    to_record,
+)
 from games.engine.advice import ADVICE_LEVEL, REASON_CODES, Reason, advise, reason_for, situation_of
-from games.engine.bot import LEVELS
+from games.engine.bot import LEVELS, choose_action
 from games.engine.review import review_deal
 from games.engine.scenario import advance_to_deal, classic_cards, japanese_cards
 
@@ -248,3 +259,53 @@ def test_the_summarys_review_names_the_moment_in_russian():
                   "Вашу карту побили козырем.", "Джокер, «старшую»", "с лучшим ходом 4/4, с вашим 0/4"):
         assert words in html
     assert "data-ask-review" not in html
+
+
+def _bids_of_deal(deal_index: int, seed: int, options=None):
+    """A standard game at the bids of ``deal_index`` (in the first pulka of nines, deals 8 to 11),
+    random play before that pulka and club play in it."""
+    state = ClassicState({"game_type": "standard", "first_dealer": 0, **(options or {})})
+    advance_to_deal(state, 8, seed)
+    rng = random.Random(seed)
+    while state.deal_index < deal_index or state.phase is not Phase.BID:
+        if state.phase is Phase.DEAL:
+            deal_from_deck(state, shuffled_deck(rng))
+            continue
+        state.apply(choose_action(state, state.to_act, rng, effort=0.05))
+    return state
+
+
+def _pulka_situations(state) -> dict:
+    """Each seat's situation but the dealer's (told of the forbidden bid first)."""
+    return {seat: situation_of(state.view(seat)) for seat in range(4) if state.view(seat)["dealer"] != seat}
+
+
+def _a_pulka_with_a_streak(options=None):
+    """The bids of a pulka's last deal after some seat made every bid of it and some did not:
+    (the state, each seat's streak)."""
+    for seed in range(40):
+        state = _bids_of_deal(11, seed, options)
+        streak = [all(r.bids[s] == r.tricks[s] for r in state.results[8:11]) for s in range(4)]
+        if any(streak) and not all(streak):
+            return state, streak
+    raise AssertionError("no such pulka in 40 seeds")
+
+
+def test_a_hint_at_a_pulkas_last_bids_names_the_premium_or_the_moshla_at_stake():
+    state, streak = _a_pulka_with_a_streak()
+    situations = _pulka_situations(state)
+    for seat, situation in situations.items():
+        best = max(r.scores[seat] for r in state.results[8:11])
+        if streak[seat]:
+            assert situation == Reason("pulka_close")
+        elif best > 0:
+            assert situation == Reason("pulka_threat", {"best": best})
+        else:
+            assert situation is None
+    assert {s.code for s in situations.values() if s} & {"pulka_close", "pulka_threat"}
+
+
+def test_no_pulka_situation_before_its_last_deal_or_without_premium_and_moshla():
+    assert set(_pulka_situations(_bids_of_deal(10, 1)).values()) == {None}
+    state, streak = _a_pulka_with_a_streak({"pulka_bonus": "none"})
+    assert any(streak) and set(_pulka_situations(state).values()) == {None}

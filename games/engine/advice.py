@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 from . import bot
 from .actions import Bid, ChooseTrump, Play
 from .cards import BIT, CARD_INDEX, JOKER_MASK, SUIT_MASK, SUIT_OF, SUITS
-from .rules import GOLDEN, MISERE, classic_trick_winner, japanese_follower_wins, lead_of
+from .classic import PLANS
+from .rules import BIDDING_KINDS, GOLDEN, MISERE, classic_trick_winner, japanese_follower_wins, lead_of
 
 # The level whose moves the hints and the deal reviews give: the strongest the bot plays.
 ADVICE_LEVEL = bot.MASTER
@@ -109,16 +110,23 @@ def situation_of(view: dict) -> Reason | None:
 
 
 def _pulka_situation(view: dict, seat: int) -> Reason | None:
-    """In a pulka's last deal (rules.md 2.8): the seat closes the pulka by making this bid, or
-    another player can close it and strike off the seat's best deal of it (a moshla)."""
-    standing = bot.pulka_standing(view)
-    if standing is None or standing.deals_after:
+    """In a pulka's last deal (rules.md 2.8), from the public score sheet: the seat closes the
+    pulka by making this bid, or another player can close it and strike off the seat's best
+    deal of it (a moshla)."""
+    options = view["options"]
+    mode = options.get("pulka_bonus", "none")
+    plan = PLANS[options["game_type"]]
+    spec = plan[view["deal_index"]]
+    if mode == "none" or spec.kind not in BIDDING_KINDS or not spec.last_of_pulka:
         return None
-    if standing.streak[seat]:
+    earlier = [d for d in view["score_sheet"]["deals"] if d["pulka"] == spec.pulka and d["deal"] < spec.index]
+    if not earlier:
+        return None
+    streak = [all(d["bids"][s] == d["tricks"][s] for d in earlier) for s in range(4)]
+    if streak[seat]:
         return Reason("pulka_close")
-    best = standing.best[seat]
-    others = any(standing.streak[s] for s in range(len(standing.streak)) if s != seat)
-    if others and standing.mode == "premium_moshla" and best is not None and best > 0:
+    best = max(d["scores"][seat] for d in earlier)
+    if mode == "premium_moshla" and best > 0 and any(streak[s] for s in range(4) if s != seat):
         return Reason("pulka_threat", {"best": best})
     return None
 

@@ -23,8 +23,7 @@ What the bot sees
     JSON: own hand, trump, turned card, bids, tricks taken, hand counts, the
     deal's finished tricks (``tricks``: who played which card, each joker's
     mode and named suit) and the trick on the table, both players' face-up
-    column cards in Japanese, the seat's legal actions, and from the score sheet
-    the classic pulka's standing (``pulka_standing``). ``decide`` gets nothing
+    column cards in Japanese, the seat's legal actions. ``decide`` gets nothing
     else, so a bot seat knows exactly what a human in that seat would know
     with a perfect memory of the cards played in this deal.
 
@@ -42,18 +41,15 @@ from dataclasses import dataclass, field, replace
 from . import bot_beginner, bot_classic, bot_japanese
 from .actions import Bid, ChooseTrump, Play
 from .bot_common import choose_trump, suit_index, trump_index
-from .classic import PLANS
-from .rules import BIDDING_KINDS, BIT, CARD_INDEX, MODE_OF
+from .rules import BIT, CARD_INDEX, MODE_OF
 
 BEGINNER = "beginner"
 CLUB = "club"
 MASTER = "master"
 LEVELS = (BEGINNER, CLUB, MASTER)
 
-# The master's search: the club's playouts with more samples, more finalists, samples fitted to the
-# bids, and an eye on the pulka's premium and moshla (docs/bot.md).
-MASTER_SEARCH = bot_classic.Search(play_budget=12_000, bid_budget=50_000, max_samples=400, finalists=4, bid_draws=4,
-                                   pulka_aware=True)
+# The master's search: the club's playouts with more samples, more finalists, samples fitted to the bids (docs/bot.md).
+MASTER_SEARCH = bot_classic.Search(play_budget=12_000, bid_budget=50_000, max_samples=400, finalists=4, bid_draws=4)
 # In Japanese the master plays out ten times the club's cards a move, with players who answer a
 # joker with a joker (docs/bot.md: each worth about a sixth of a trick a deal).
 MASTER_JAPANESE_SEARCH = replace(MASTER_SEARCH, play_budget=40_000, joker_wise=True)
@@ -81,7 +77,6 @@ class ClassicObservation:
     legal: list = field(default_factory=list)  # the seat's legal actions
     deal_index: int = 0
     move_count: int = 0
-    pulka: bot_classic.PulkaStanding | None = None  # a bidding pulka's standing (None: no premium at stake)
 
 
 @dataclass
@@ -140,26 +135,6 @@ def _legal_from_view(view) -> list:
     return out
 
 
-def pulka_standing(view) -> bot_classic.PulkaStanding | None:
-    """The current deal's pulka as the public score sheet shows it, when its end can bring a
-    premium or a moshla (a bidding pulka at a table that plays them); None otherwise."""
-    options = view["options"]
-    mode = options.get("pulka_bonus", "none")
-    if mode == "none" or view["phase"] not in ("bid", "play"):
-        return None
-    plan = PLANS[options["game_type"]]
-    spec = plan[view["deal_index"]]
-    if spec.kind not in BIDDING_KINDS:
-        return None
-    earlier = [d for d in view["score_sheet"]["deals"] if d["pulka"] == spec.pulka and d["deal"] < spec.index]
-    return bot_classic.PulkaStanding(
-        mode=mode,
-        deals_after=sum(1 for later in plan[spec.index + 1 :] if later.pulka == spec.pulka),
-        streak=tuple(all(d["bids"][s] == d["tricks"][s] for d in earlier) for s in range(4)),
-        best=tuple(max((d["scores"][s] for d in earlier), default=None) for s in range(4)),
-    )
-
-
 def observe(state, seat: int):
     """The observation of ``seat``: what its view shows, nothing else."""
     return observe_view(state.view(seat))
@@ -189,7 +164,6 @@ def observe_view(view: dict):
             legal=legal,
             deal_index=view["deal_index"],
             move_count=view["move_count"],
-            pulka=pulka_standing(view),
         )
     columns = view["columns"]
     return JapaneseObservation(

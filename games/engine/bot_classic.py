@@ -23,9 +23,7 @@ Decisions are made by determinized playouts (Monte-Carlo):
   so khishti's cost, a pass's +50 and the +10 of an overshoot all count). A
   card is chosen the same way among the legal plays (equal cards merged): the
   current trick is finished and the deal played out after each candidate.
-  Candidates are first tried on a few samples; the best few get more. A
-  pulka-aware search (the master's) adds to each playout's deal score what the
-  pulka's premium and moshla are then expected to bring (``pulka_gain``).
+  Candidates are first tried on a few samples; the best few get more.
 
 Everything is sized by a budget of simulated card plays so that a decision
 stays far below 50 ms on one core.
@@ -67,7 +65,6 @@ from .rules import (
     legal_follow,
     play_strength,
     player_score,
-    pulka_bonus,
 )
 
 # Share of an opponent's moves in a playout that follow the purposeful policy (the rest are random).
@@ -95,65 +92,9 @@ class Search:
     bid_draws: int = 1
     # Japanese playouts: answer a joker led with a joker, lead none into the other one (bot_japanese).
     joker_wise: bool = False
-    # Value a playout by the deal's score and what it does to the pulka's premium and moshla
-    # (rules.md 2.8), each later deal of the pulka taken as made at this share (pulka_gain).
-    pulka_aware: bool = False
-    pulka_made_share: float = 0.65
 
 
 CLUB_SEARCH = Search()
-
-
-@dataclass(frozen=True)
-class PulkaStanding:
-    """Where the deal's bidding pulka stands before this deal, from the public score sheet."""
-
-    mode: str  # the table's pulka_bonus option (rules.md 2.8)
-    deals_after: int  # deals of the pulka still to come after this one
-    streak: tuple  # by seat: took exactly their bid in every deal of the pulka so far
-    best: tuple  # by seat: best deal score in the pulka so far (None in its first deal)
-
-
-def pulka_gain(standing: PulkaStanding, me: int, bids, taken, score: int, made_share: float) -> float:
-    """What the pulka's end is expected to add to ``me``'s total once this deal ends with
-    ``taken`` tricks against ``bids`` (``score`` is ``me``'s deal score): the premium if ``me``
-    closes it, the moshla if someone else does and ``me`` does not (pulka_bonus, the rule's one
-    home). In the pulka's last deal that is certain; before it, each seat still on its streak is
-    taken to make each later deal at ``made_share``, and ``me``'s best score so far stands for
-    the best of the whole pulka."""
-    previous = standing.best[me]
-    best = score if previous is None or score > previous else previous
-    streak = standing.streak
-    mine = streak[me] and taken[me] == bids[me]
-    others = sum(1 for s in range(4) if s != me and streak[s] and taken[s] == bids[s])
-    if standing.deals_after:
-        go_on = made_share**standing.deals_after
-        me_closes = go_on if mine else 0.0
-        other_closes = 1.0 - (1.0 - go_on) ** others
-    else:
-        me_closes = 1.0 if mine else 0.0
-        other_closes = 1.0 if others else 0.0
-    value = 0.0
-    for closed_me, p_me in ((True, me_closes), (False, 1.0 - me_closes)):
-        for closed_other, p_other in ((True, other_closes), (False, 1.0 - other_closes)):
-            if p_me and p_other:
-                premium, moshla = pulka_bonus(standing.mode, (closed_me, closed_other), (best, 0))
-                value += p_me * p_other * (premium[0] + moshla[0])
-    return value
-
-
-def _valuation(obs, search: Search):
-    """The playouts' value of a deal's end for the seat to move, ``value(bids, taken, score)``:
-    its deal score, and with a pulka-aware search what the pulka's end will add."""
-    standing = getattr(obs, "pulka", None)
-    if not search.pulka_aware or standing is None:
-        return None
-    me, share = obs.seat, search.pulka_made_share
-
-    def value(bids, taken, score):
-        return score + pulka_gain(standing, me, bids, taken, score, share)
-
-    return value
 
 
 # --- what is known of the unseen cards ----------------------------------------------------------
@@ -578,8 +519,6 @@ def choose_bid(obs, rng, effort: float = 1.0, search: Search = CLUB_SEARCH, know
             trump = know.trump
         return hands, trump, _bid_targets(obs, hands, trump), _random_stream(rng, steps)
 
-    value = _valuation(obs, search)
-
     def run(cand, drawn):
         hands, trump, targets, stream = drawn
         bids = list(targets)
@@ -587,8 +526,7 @@ def choose_bid(obs, rng, effort: float = 1.0, search: Search = CLUB_SEARCH, know
         taken = playout(
             list(hands), trump, None, leader, n, [0, 0, 0, 0], bids, NORMAL, iter(stream).__next__, rational
         )
-        score = player_score(NORMAL, cand, taken[me], n, khishti)
-        return score if value is None else value(bids, taken, score)
+        return player_score(NORMAL, cand, taken[me], n, khishti)
 
     return _best_by_playouts(
         legal_bids, sample, run, steps, search.bid_budget, lambda b: -abs(b - n / 4.0), effort, search
@@ -690,7 +628,6 @@ def choose_play(obs, rng, effort: float = 1.0, search: Search = CLUB_SEARCH, kno
     steps = 4 * tricks_left - len(trick)
 
     draw = deal_sampler(obs, know, search, rng)
-    value = _valuation(obs, search)
 
     def sample():
         hands = draw()
@@ -712,8 +649,7 @@ def choose_play(obs, rng, effort: float = 1.0, search: Search = CLUB_SEARCH, kno
             taken = playout(hs, trump, None, win_seat, tricks_left - 1, taken, bids, kind, rnd, rational)
         else:
             taken = playout(hs, trump, cur, leader, tricks_left, list(taken0), bids, kind, rnd, rational)
-        score = player_score(kind, bids[me], taken[me], n, obs.khishti)
-        return score if value is None else value(bids, taken, score)
+        return player_score(kind, bids[me], taken[me], n, obs.khishti)
 
     best = _best_by_playouts(
         candidates, sample, run, max(1, steps), search.play_budget, _tie_key, effort, search
