@@ -117,12 +117,19 @@ def points_by_deal(state, deals: int) -> list[tuple[list, list]]:
     sheet = state.score_sheet()
     rows = sheet["deals"][:deals]
     bonus = {p["pulka"]: p["bonus"] for p in sheet["pulkas"]}
-    last_of = {row["pulka"]: row["deal"] for row in rows}
-    return [
-        (row["scores"], [x + (bonus[row["pulka"]][s] if last_of[row["pulka"]] == row["deal"] and row["pulka"] in bonus
-                              else 0) for s, x in enumerate(row["scores"])])
-        for row in rows
-    ]
+    last_of = {row["pulka"]: row["deal"] for row in rows}  # a pulka's last deal among these
+    out = []
+    for row in rows:
+        scores = row["scores"]
+        ends_pulka = last_of[row["pulka"]] == row["deal"] and row["pulka"] in bonus
+        out.append((scores, [x + b for x, b in zip(scores, bonus[row["pulka"]])] if ends_pulka else scores))
+    return out
+
+
+def _a_less_b(by_seat, a_seats) -> float:
+    """Level A's mean at ``a_seats`` less level B's at the other seats."""
+    return statistics.fmean(by_seat[s] for s in a_seats) - statistics.fmean(
+        by_seat[s] for s in range(4) if s not in a_seats)
 
 
 def duplicate_game(task):
@@ -131,25 +138,24 @@ def duplicate_game(task):
     level_a, level_b, seed, deals, effort = task
     timers = Timers(effort)
     made = {level_a: [0, 0], level_b: [0, 0]}
-    rows = []
+    points_rows, score_rows = [], []
     for a_seats in ((0, 2), (1, 3)):
         levels = [level_a if s in a_seats else level_b for s in range(4)]
         state = play_classic_game(seed, levels, timers, deals)
-        per_deal = []
-        for scores, points in points_by_deal(state, deals):
-            per_deal.append(tuple(
-                statistics.fmean(v[s] for s in a_seats) - statistics.fmean(v[s] for s in range(4) if s not in a_seats)
-                for v in (points, scores)
-            ))
+        seating = points_by_deal(state, deals)
+        points_rows.append([_a_less_b(points, a_seats) for _scores, points in seating])
+        score_rows.append([_a_less_b(scores, a_seats) for scores, _points in seating])
         for r in state.results[:deals]:
             if r.bids is not None:
                 for s in range(4):
                     tally = made[levels[s]]
                     tally[0] += r.bids[s] == r.tricks[s]
                     tally[1] += 1
-        rows.append(per_deal)
-    diffs = [((x[0] + y[0]) / 2, (x[1] + y[1]) / 2) for x, y in zip(*rows, strict=True)]
-    return [d[0] for d in diffs], [d[1] for d in diffs], made, timers.samples
+
+    def seatings_averaged(by_seating):
+        return [(x + y) / 2 for x, y in zip(*by_seating, strict=True)]
+
+    return seatings_averaged(points_rows), seatings_averaged(score_rows), made, timers.samples
 
 
 def japanese_match_pair(task):

@@ -22,7 +22,15 @@ from . import bot
 from .actions import Bid, ChooseTrump, Play
 from .cards import BIT, CARD_INDEX, JOKER_MASK, SUIT_MASK, SUIT_OF, SUITS
 from .classic import PLANS
-from .rules import BIDDING_KINDS, GOLDEN, MISERE, classic_trick_winner, japanese_follower_wins, lead_of
+from .rules import (
+    BIDDING_KINDS,
+    GOLDEN,
+    MISERE,
+    classic_trick_winner,
+    japanese_follower_wins,
+    lead_of,
+    pulka_standing,
+)
 
 # The level whose moves the hints and the deal reviews give: the strongest the bot plays.
 ADVICE_LEVEL = bot.MASTER
@@ -119,15 +127,15 @@ def _pulka_situation(view: dict, seat: int) -> Reason | None:
     spec = plan[view["deal_index"]]
     if mode == "none" or spec.kind not in BIDDING_KINDS or not spec.last_of_pulka:
         return None
-    earlier = [d for d in view["score_sheet"]["deals"] if d["pulka"] == spec.pulka and d["deal"] < spec.index]
+    earlier = [(d["bids"], d["tricks"], d["scores"])
+               for d in view["score_sheet"]["deals"] if d["pulka"] == spec.pulka and d["deal"] < spec.index]
     if not earlier:
         return None
-    streak = [all(d["bids"][s] == d["tricks"][s] for d in earlier) for s in range(4)]
+    streak, best = pulka_standing(earlier)
     if streak[seat]:
         return Reason("pulka_close")
-    best = max(d["scores"][seat] for d in earlier)
-    if mode == "premium_moshla" and best > 0 and any(streak[s] for s in range(4) if s != seat):
-        return Reason("pulka_threat", {"best": best})
+    if mode == "premium_moshla" and best[seat] > 0 and any(streak[s] for s in range(len(streak)) if s != seat):
+        return Reason("pulka_threat", {"best": best[seat]})
     return None
 
 

@@ -55,6 +55,7 @@ from .rules import (
     deal_score,
     lead_of,
     pulka_bonus,
+    pulka_standing,
     special_score,
 )
 from .state import GameOptions, GameState
@@ -498,8 +499,7 @@ class ClassicState(GameState):
         if spec.kind not in BIDDING_KINDS:
             result = PulkaResult(spec.pulka, spec.kind, (False,) * 4, zeros, zeros)
         else:
-            closed = tuple(all(r.bids[s] == r.tricks[s] for r in deals) for s in range(4))
-            best = tuple(max(r.scores[s] for r in deals) for s in range(4))
+            closed, best = pulka_standing((r.bids, r.tricks, r.scores) for r in deals)
             premium, moshla = pulka_bonus(mode, closed, best)
             result = PulkaResult(spec.pulka, spec.kind, closed, premium, moshla)
         self._pulkas.append(result)

@@ -280,6 +280,17 @@ def player_score(kind: str, bid, took: int, cards: int, khishti) -> int:
     return deal_score(bid, took, cards, khishti)
 
 
+def pulka_standing(deals) -> tuple[tuple, tuple]:
+    """(closed, best) by seat over a bidding pulka's ``deals`` so far, each given as its (bids,
+    tricks, scores) by seat (rules.md 2.8): whether each player took exactly their bid in every
+    one of them, and their best deal score in them."""
+    deals = list(deals)
+    seats = range(len(deals[0][0]))
+    closed = tuple(all(bids[s] == tricks[s] for bids, tricks, _scores in deals) for s in seats)
+    best = tuple(max(scores[s] for _bids, _tricks, scores in deals) for s in seats)
+    return closed, best
+
+
 def pulka_bonus(mode: str, closed, best) -> tuple[tuple, tuple]:
     """(premium, moshla) by seat when a bidding pulka ends (rules.md 2.8): ``mode`` the table's
     ``pulka_bonus`` option, ``closed`` by seat whether the player took exactly their bid in every
