@@ -14,7 +14,11 @@ The learner is always seat 0.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import secrets
+
+from django.core.cache import cache
 
 from games.advice_words import hint_shown
 from games.bot_thinker import advice_for
@@ -92,8 +96,24 @@ def hint(state, seat: int = LEARNER) -> dict | None:
     hint (games/engine/advice.py, worded by games/advice_words.py); None if it is not their move."""
     if not state.legal_actions(seat):
         return None
-    advice = advice_for(state.view(seat))  # thought in the master's worker processes, as at a table
+    advice = _advice(state.view(seat))
     return {"action": advice["action"], "reason": " ".join(hint_shown(advice)["sentences"])}
+
+
+# How long a worked-out hint is kept: asking again for the same position (a second press, a
+# reload, the page drawn again) costs nothing, as at a table (games/services/hints.py).
+HINT_SECONDS = 10 * 60
+
+
+def _advice(view: dict) -> dict:
+    """The advice for the seat whose view this is, kept in the cache under the view itself: the
+    advice is decided from the view alone (the same view always gets the same advice)."""
+    key = "lesson-hint:" + hashlib.sha256(json.dumps(view, sort_keys=True).encode()).hexdigest()
+    kept = cache.get(key)
+    if kept is None:
+        kept = advice_for(view)  # thought in the master's worker processes, as at a table
+        cache.set(key, kept, HINT_SECONDS)
+    return kept
 
 
 def result(state, players) -> dict | None:

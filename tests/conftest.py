@@ -1,7 +1,9 @@
+import json
 import os
+from pathlib import Path
 
 import pytest
-from suite_halves import half_of_the_suite
+from suite_halves import every_nth, half_label, half_of_the_suite, recorded_durations, share_by_time
 
 
 @pytest.fixture(autouse=True)
@@ -56,11 +58,33 @@ def pytest_collection_modifyitems(config, items):
     half = half_of_the_suite()
     if half is not None:
         index, count = half
-        kept = items[index - 1::count]
+        if any(item.get_closest_marker("e2e") for item in items):
+            kept = every_nth(items, index, count)
+        else:
+            kept = share_by_time(items, index, count, recorded_durations())
         taken = set(kept)
         config.hook.pytest_deselected(items=[item for item in items if item not in taken])
         items[:] = kept
     return result
+
+
+_seconds_by_test: dict[str, float] = {}
+
+
+def pytest_runtest_logreport(report):
+    """What each test took, set-up and tear-down included (for tests/durations.json)."""
+    _seconds_by_test[report.nodeid] = _seconds_by_test.get(report.nodeid, 0.0) + report.duration
+
+
+def pytest_sessionfinish(session):
+    """A run of `make test` (a share of a suite) writes what its tests took to var/tests/."""
+    if half_of_the_suite() is None or not _seconds_by_test:
+        return
+    folder = Path(__file__).resolve().parent.parent / "var" / "tests"
+    folder.mkdir(parents=True, exist_ok=True)
+    suite = "browser" if any(n.startswith("tests/e2e/") for n in _seconds_by_test) else "unit"
+    path = folder / f"durations-{suite}{half_label()}.json"
+    path.write_text(json.dumps({k: round(v, 2) for k, v in sorted(_seconds_by_test.items())}, indent=0))
 
 
 @pytest.fixture(autouse=True)

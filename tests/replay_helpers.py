@@ -34,14 +34,23 @@ def random_move(match, rng):
 
 
 def play_moves(match, rng, moves=None):
-    """The seat to act makes a random legal move through `perform`, `moves` times or to the end."""
+    """The seat to act makes a random legal move through `perform`, `moves` times or to the end.
+    Each move's Outcome carries the position and the seats it left, so the next move is chosen
+    from them without reading the match again (the moves are those `random_move` would make)."""
+    match = fresh(match)
+    if match.status != MatchStatus.RUNNING:
+        return match
+    state, version, seats = load_state(match), match.version, match.table.seats.all()
     done = 0
     while moves is None or done < moves:
-        match = fresh(match)
-        if match.status != MatchStatus.RUNNING:
-            break
-        random_move(match, rng)
+        seat = state.to_act
+        action = rng.choice(state.legal_actions(seat)).to_record()
+        player = next(s.player for s in seats if s.index == seat)
+        outcome = perform(match.pk, player, action, version)
         done += 1
+        if outcome.finished:
+            break
+        state, version, seats = outcome.state, outcome.version, outcome.match.table.seats.all()
     return fresh(match)
 
 

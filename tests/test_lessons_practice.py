@@ -9,6 +9,7 @@ from django.utils import translation
 
 from accounts.i18n_audit import untranslated_in
 from accounts.players import GUEST_SESSION_KEY
+from games.bot_thinker import advice_for
 from games.engine import IllegalAction, action_from_record
 from games.engine.advice import ADVICE_LEVEL
 from games.engine.bot import choose_action
@@ -80,7 +81,7 @@ def test_an_illegal_practice_move_is_explained_by_the_engine_and_changes_nothing
 
 @pytest.mark.parametrize("path", ["classic", "japanese"])
 def test_the_hint_is_the_bots_legal_move_for_the_learner_with_a_reason(path):
-    for seed in range(4):
+    for seed in range(2):
         state = practice.load(practice.new_record(path, random.Random(seed)))
         while not practice.deal_over(state):
             hint = practice.hint(state)
@@ -148,3 +149,22 @@ def test_the_practice_pages_are_translated(language, path):
         assert untranslated_in(response.content.decode(), language) == []
     with translation.override(language):
         assert translation.gettext("Practice deal") in pages[-1].content.decode()
+
+
+def test_asking_again_for_the_same_position_reuses_the_hint_worked_out(monkeypatch):
+    worked_out = []
+
+    def counted(view):
+        worked_out.append(view["move_count"])
+        return advice_for(view)
+
+    monkeypatch.setattr(practice, "advice_for", counted)
+    state = practice.load(practice.new_record("japanese", random.Random(3)))
+    first = practice.hint(state)
+    assert practice.hint(state) == first and practice.hint(practice.load(practice.to_record(state, practice.PLAYERS["japanese"]))) == first
+    assert len(worked_out) == 1
+    state.apply(action_from_record(first["action"]))
+    practice.play_bots(state)
+    if not practice.deal_over(state):
+        practice.hint(state)
+        assert len(worked_out) == 2  # a new position is worked out anew
