@@ -92,8 +92,6 @@ class Search:
     bid_draws: int = 1
     # Japanese playouts: answer a joker led with a joker, lead none into the other one (bot_japanese).
     joker_wise: bool = False
-    # Classic playouts with the blind policy (no seat reads another's hand).
-    blind: bool = False
 
 
 CLUB_SEARCH = Search()
@@ -451,213 +449,6 @@ def playout(hands, trump, trick, leader, tricks_left, taken, bids, kind, rnd, ra
     return taken
 
 
-# --- the playout policy without clairvoyance (Search.blind) -------------------------------------------
-#
-# The policy above reads every hand of the sample: a seat knows who holds the ace it fears. A seat
-# at the table knows only what has been played and who has shown a void. The blind policy decides
-# from that alone: the cards still live (in hands or undealt) that are not its own, and each
-# seat's suits known to be void (a suit not followed, the trump not played on it).
-
-
-def public_voids(plays, trump: int) -> list[int]:
-    """Each seat's suits (bits 0-3) it has shown it holds none of, from the deal's plays."""
-    voids = [0, 0, 0, 0]
-    for start in range(0, len(plays), 4):
-        chunk = plays[start : start + 4]
-        _, lead, _mode, named = chunk[0]
-        led = named if lead == X1 or lead == X2 else SUIT_OF[lead]
-        for seat, card, _m, _n in chunk[1:]:
-            if card == X1 or card == X2:
-                continue
-            suit = SUIT_OF[card]
-            if suit != led:
-                voids[seat] |= 1 << led
-                if trump >= 0 and suit != trump:
-                    voids[seat] |= 1 << trump
-    return voids
-
-
-def _blind_lead(hand, seat, unseen, voids, trump, trump_mask, want):
-    plain = hand & ~JOKER_MASK
-    if want:
-        trumps_out = unseen & trump_mask
-        side = plain & ~trump_mask
-        best = -1
-        for c in bits(side):
-            if unseen & ABOVE[c]:
-                continue
-            suit_bit = 1 << (c // 9)
-            safe = True
-            if trumps_out:
-                trump_bit = 1 << trump
-                for s in range(4):
-                    if s != seat and voids[s] & suit_bit and not voids[s] & trump_bit:
-                        safe = False
-                        break
-            if safe and c > best:
-                best = c
-        if best >= 0:
-            return best, 0, -1
-        trumps = plain & trump_mask
-        if trumps:
-            top = trumps.bit_length() - 1
-            if not unseen & ABOVE[top]:
-                return top, 0, -1
-        if hand & JOKER_MASK:
-            joker = X1 if hand & 1 else X2
-            if trump >= 0 and trumps_out:
-                return joker, MODE_TAKE, trump
-            named = max(range(4), key=lambda s: (hand & SUIT_MASK[s]).bit_count())
-            return joker, MODE_TAKE, named
-        return highest_rank(plain, trump_mask), 0, -1
-    side = plain & ~trump_mask
-    if side:
-        beatable = 0
-        for c in bits(side):
-            if unseen & ABOVE[c]:
-                beatable |= 1 << c
-        return lowest_rank(beatable or side), 0, -1
-    if plain:
-        return lowest_rank(plain), 0, -1
-    joker = X1 if hand & 1 else X2
-    named = max(range(4), key=lambda s: (unseen & SUIT_MASK[s]).bit_count())
-    return joker, MODE_DISCARD, named
-
-
-def _blind_follow(hand, seat, unseen, voids, pos, led, must_high, win_key, win_card, trump, trump_mask, want, keep=0):
-    legal = legal_follow(hand, led, must_high, trump_mask)
-    beat = classic_beaters(legal, win_key, win_card, led, trump_mask)
-    plain_beat = beat & ~JOKER_MASK
-    jokers = legal & JOKER_MASK
-    if want:
-        if plain_beat:
-            if pos == 4:
-                in_suit = plain_beat & SUIT_MASK[led]
-                pick = in_suit or plain_beat
-                return (pick & -pick).bit_length() - 1, 0
-            # The strongest card a seat still to play may hold, as far as this seat can tell.
-            row = STRENGTH[trump + 1][led]
-            led_out = unseen & SUIT_MASK[led]
-            trumps_out = unseen & trump_mask if trump >= 0 and trump != led else 0
-            threat = threat_card = -1
-            for k in range(1, 5 - pos):
-                v = voids[(seat + k) & 3]
-                if led_out and not v >> led & 1:
-                    card = led_out.bit_length() - 1
-                elif trumps_out and not v >> trump & 1:
-                    card = trumps_out.bit_length() - 1
-                else:
-                    continue
-                if row[card] > threat:
-                    threat, threat_card = row[card], card
-            if threat < TRUMP_STRENGTH:
-                above = plain_beat & SUIT_MASK[led]
-                if threat >= LED_STRENGTH:
-                    above &= ABOVE[threat_card]
-                if above:
-                    return (above & -above).bit_length() - 1, 0
-                trumps = plain_beat & trump_mask
-                if trumps and not plain_beat & SUIT_MASK[led]:
-                    return (trumps & -trumps).bit_length() - 1, 0
-            else:
-                trumps = plain_beat & ABOVE[threat_card]
-                if trumps:
-                    return (trumps & -trumps).bit_length() - 1, 0
-            # Nothing is sure to hold: the highest card that takes the trick as it lies may still.
-            return highest_rank(plain_beat, trump_mask), 0
-        if jokers:
-            return (jokers & -jokers).bit_length() - 1, MODE_TAKE
-        return lowest_rank(legal & ~JOKER_MASK, trump_mask), 0
-    safe = legal & ~beat & ~JOKER_MASK
-    if safe:
-        return highest_rank(safe, trump_mask), 0
-    if jokers and (jokers.bit_count() > keep or not plain_beat):
-        return (jokers & -jokers).bit_length() - 1, MODE_DISCARD
-    if pos == 4:
-        return highest_rank(plain_beat, trump_mask), 0
-    return lowest_rank(plain_beat, trump_mask), 0
-
-
-def blind_playout(hands, trump, trick, leader, tricks_left, taken, bids, kind, rnd, rational, live, voids) -> list[int]:
-    """``playout`` with the blind policy: ``live`` the cards not yet played (hands and undealt),
-    ``voids`` each seat's known void suits (changed as the playout shows more)."""
-    trump_mask = SUIT_MASK[trump] if trump >= 0 else 0
-    strength = STRENGTH[trump + 1]
-    golden = kind == GOLDEN
-    misere = kind == MISERE
-    voids = list(voids)
-    while tricks_left:
-        if trick:
-            s0, c0, m0, n0 = trick[0]
-            led, must_high = lead_of(c0, m0, n0)
-            row = strength[led]
-            win_key = play_strength(row, c0, m0, 0)
-            win_card, win_seat = c0, s0
-            for position in range(1, len(trick)):
-                s, c, m, _n = trick[position]
-                k = play_strength(row, c, m, position)
-                if k > win_key:
-                    win_key, win_card, win_seat = k, c, s
-            seat = (trick[-1][0] + 1) & 3
-            pos = len(trick) + 1
-            trick = None
-        else:
-            seat = leader
-            pos = 1
-        while pos <= 4:
-            hand = hands[seat]
-            keep = 0
-            if golden:
-                want = True
-            elif misere:
-                want = False
-            else:
-                need = bids[seat] - taken[seat]
-                want = need != 0
-                if 0 < need < tricks_left and RESERVE_JOKERS:
-                    sure = (hand & JOKER_MASK).bit_count()
-                    if RESERVE_MASTERS and trump_mask and sure < need:
-                        others = live & ~hand & trump_mask
-                        sure += (hand & trump_mask & ~((1 << others.bit_length()) - 1)).bit_count()
-                    if need <= sure:
-                        want = False
-                        keep = min(need, (hand & JOKER_MASK).bit_count())
-            if pos == 1:
-                if rnd() < rational[seat]:
-                    c, m, named = _blind_lead(hand, seat, live & ~hand, voids, trump, trump_mask, want)
-                else:
-                    c, m, named = _random_card(hand, True, rnd)
-                led, must_high = lead_of(c, m, named)
-                row = strength[led]
-                win_key = play_strength(row, c, m, 0)
-                win_card, win_seat = c, seat
-            else:
-                if rnd() < rational[seat]:
-                    c, m = _blind_follow(
-                        hand, seat, live & ~hand, voids, pos, led, must_high, win_key, win_card, trump, trump_mask,
-                        want, keep,
-                    )
-                else:
-                    cards = bits(legal_follow(hand, led, must_high, trump_mask))
-                    c = cards[int(rnd() * len(cards))]
-                    m = (MODE_TAKE if rnd() < 0.5 else MODE_DISCARD) if c == X1 or c == X2 else 0
-                k = TAKE_AT[pos - 1] if m == MODE_TAKE else row[c]
-                if k > win_key:
-                    win_key, win_card, win_seat = k, c, seat
-                if c != X1 and c != X2 and SUIT_OF[c] != led:
-                    voids[seat] |= 1 << led
-                    if trump_mask and SUIT_OF[c] != trump:
-                        voids[seat] |= 1 << trump
-            hands[seat] = hand ^ (1 << c)
-            live &= ~(1 << c)
-            seat = (seat + 1) & 3
-            pos += 1
-        taken[win_seat] += 1
-        leader = win_seat
-        tricks_left -= 1
-    return taken
-
-
 # --- bidding ---------------------------------------------------------------------------------------------
 
 _QUICK_TRUMP = (0.0, 0.0, 0.0, 0.1, 0.2, 0.35, 0.55, 0.8, 1.0)
@@ -728,21 +519,13 @@ def choose_bid(obs, rng, effort: float = 1.0, search: Search = CLUB_SEARCH, know
             trump = know.trump
         return hands, trump, _bid_targets(obs, hands, trump), _random_stream(rng, steps)
 
-    live = FULL_DECK if dark or obs.trump_card < 0 else FULL_DECK & ~(1 << obs.trump_card)
-
     def run(cand, drawn):
         hands, trump, targets, stream = drawn
         bids = list(targets)
         bids[me] = cand
-        if search.blind:
-            taken = blind_playout(
-                list(hands), trump, None, leader, n, [0, 0, 0, 0], bids, NORMAL, iter(stream).__next__, rational,
-                live, (0, 0, 0, 0),
-            )
-        else:
-            taken = playout(
-                list(hands), trump, None, leader, n, [0, 0, 0, 0], bids, NORMAL, iter(stream).__next__, rational
-            )
+        taken = playout(
+            list(hands), trump, None, leader, n, [0, 0, 0, 0], bids, NORMAL, iter(stream).__next__, rational
+        )
         return player_score(NORMAL, cand, taken[me], n, khishti)
 
     return _best_by_playouts(
@@ -845,8 +628,6 @@ def choose_play(obs, rng, effort: float = 1.0, search: Search = CLUB_SEARCH, kno
     steps = 4 * tricks_left - len(trick)
 
     draw = deal_sampler(obs, know, search, rng)
-    live0 = know.out | obs.hand
-    voids0 = public_voids(obs.plays, trump)
 
     def sample():
         hands = draw()
@@ -860,20 +641,7 @@ def choose_play(obs, rng, effort: float = 1.0, search: Search = CLUB_SEARCH, kno
         hs[me] ^= 1 << card
         rnd = iter(stream).__next__
         cur = trick + [(me, card, mode, named)]
-        if search.blind:
-            live = live0 & ~(1 << card)
-            if len(cur) == 4:
-                taken = list(taken0)
-                win_seat = classic_trick_winner(cur, trump)
-                taken[win_seat] += 1
-                taken = blind_playout(
-                    hs, trump, None, win_seat, tricks_left - 1, taken, bids, kind, rnd, rational, live, voids0
-                )
-            else:
-                taken = blind_playout(
-                    hs, trump, cur, leader, tricks_left, list(taken0), bids, kind, rnd, rational, live, voids0
-                )
-        elif len(cur) == 4:
+        if len(cur) == 4:
             # Our card completes the trick: settle it here, then play on.
             taken = list(taken0)
             win_seat = classic_trick_winner(cur, trump)
