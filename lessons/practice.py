@@ -33,6 +33,7 @@ from games.engine import (
     to_record,
 )
 from games.engine.bot import choose_action
+from games.services.hints import HINT_SECONDS
 
 LEARNER = 0
 PLAYERS = {"classic": ["you", "keto", "gio", "dato"], "japanese": ["you", "gio"]}
@@ -100,14 +101,10 @@ def hint(state, seat: int = LEARNER) -> dict | None:
     return {"action": advice["action"], "reason": " ".join(hint_shown(advice)["sentences"])}
 
 
-# How long a worked-out hint is kept: asking again for the same position (a second press, a
-# reload, the page drawn again) costs nothing, as at a table (games/services/hints.py).
-HINT_SECONDS = 10 * 60
-
-
 def _advice(view: dict) -> dict:
-    """The advice for the seat whose view this is, kept in the cache under the view itself: the
-    advice is decided from the view alone (the same view always gets the same advice)."""
+    """The advice for the seat whose view this is, kept in the cache under the view itself (the
+    advice is decided from the view alone) as long as a table keeps a hint: asking again for the
+    same position (a second press, a reload) costs nothing."""
     key = "lesson-hint:" + hashlib.sha256(json.dumps(view, sort_keys=True).encode()).hexdigest()
     kept = cache.get(key)
     if kept is None:

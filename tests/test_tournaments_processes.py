@@ -146,18 +146,26 @@ async def test_a_swiss_round_goes_on_when_a_web_process_is_killed_and_its_player
         two_web_processes):
     from tournaments.models import Bye, Kind
 
+    # It starts once everyone is in with a page open: the beat ticks every second from before the
+    # test, and a tick between two joins would pair the first round without the later joiners.
     tournament = await sync_to_async(Tournament.objects.create)(
-        name="Swiss", kind=Kind.SWISS, rounds=3, variant="japanese", rated=False, starts_at=timezone.now())
+        name="Swiss", kind=Kind.SWISS, rounds=3, variant="japanese", rated=False,
+        starts_at=timezone.now() + timedelta(hours=1))
     names = ("ana", "beka", "gio", "dato", "eka", "fati")
     players = {name: await sync_to_async(make_player)(name) for name in names}
     for player in players.values():
         await sync_to_async(services.join)(player, tournament)
     web = two_web_processes.web()
+    opened = timezone.now()
     pages = {name: await arena_page(web[KILLED if name in ("ana", "beka") else 1 - KILLED][0], player, tournament.pk)
              for name, player in players.items()}
+    await until(lambda: all(p.seen_at > opened for p in Participant.objects.filter(tournament=tournament)), 30,
+                "the pages' heartbeats did not tell the arena their players are there")
+    await sync_to_async(Tournament.objects.filter(pk=tournament.pk).update)(starts_at=timezone.now())
     # The first tick waits for the worker and beat to be up (seconds on a loaded machine).
     await until(lambda: current_round(tournament) == 1, 60, "the beat did not start the Swiss")
-    assert await sync_to_async(playing_round)(tournament, 1) == [{"ana", "beka"}, {"gio", "dato"}, {"eka", "fati"}]
+    assert await sync_to_async(playing_round)(tournament, 1) == [{"ana", "beka"}, {"gio", "dato"}, {"eka", "fati"}], (
+        await sync_to_async(_standing)())
 
     os.kill(web[KILLED][1], signal.SIGKILL)  # mid-round: the three matches are running
     await asyncio.sleep(ABSENT_SECONDS + 3)  # ana's and beka's pages died unseen; the others' beat on
