@@ -29,8 +29,12 @@ def random_move(match, rng):
     """The seat to act in `match` (as read) makes a random legal move through `perform`: its Outcome."""
     state = load_state(match)
     seat = state.to_act
-    action = rng.choice(state.legal_actions(seat)).to_record()
-    return perform(match.pk, player_at(match, seat), action, match.version)
+    return perform(match.pk, player_at(match, seat), random_action(state, rng), match.version)
+
+
+def random_action(state, rng) -> dict:
+    """A random legal action of the seat to act in `state`, as the record writes it."""
+    return rng.choice(state.legal_actions(state.to_act)).to_record()
 
 
 def play_moves(match, rng, moves=None):
@@ -43,10 +47,8 @@ def play_moves(match, rng, moves=None):
     state, version, seats = load_state(match), match.version, match.table.seats.all()
     done = 0
     while moves is None or done < moves:
-        seat = state.to_act
-        action = rng.choice(state.legal_actions(seat)).to_record()
-        player = next(s.player for s in seats if s.index == seat)
-        outcome = perform(match.pk, player, action, version)
+        player = next(s.player for s in seats if s.index == state.to_act)
+        outcome = perform(match.pk, player, random_action(state, rng), version)
         done += 1
         if outcome.finished:
             break
