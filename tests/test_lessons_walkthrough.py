@@ -28,6 +28,14 @@ pytestmark = pytest.mark.django_db
 
 LANGUAGES = ["ka", "ru", "en"]
 LEARNERS = ["guest", "member"]
+# Every path in every language, and every pair of path and learner and of language and learner:
+# six walks of the twelve combinations (each walk answers every step and plays a whole deal with
+# hints, a few seconds of CPU, and every page it draws is checked for its language).
+WALKS = [
+    (path, language, LEARNERS[(i + j) % 2])
+    for i, path in enumerate(PATHS)
+    for j, language in enumerate(LANGUAGES)
+]
 # A practice deal needs at most 18 of the learner's moves (Japanese) plus the trump or bid.
 MOST_PRACTICE_MOVES = 25
 # Letters of the other two languages' scripts, which a page must not show
@@ -164,9 +172,17 @@ def play_the_practice_deal(client, path, language, practice_url, player):
     return state, client.get(practice_url)
 
 
-@pytest.mark.parametrize("who", LEARNERS)
-@pytest.mark.parametrize("language", LANGUAGES)
-@pytest.mark.parametrize("path", PATHS)
+def _pairs(a: int, b: int) -> set:
+    return {(walk[a], walk[b]) for walk in WALKS}
+
+
+def test_the_walks_cover_every_pair_of_path_language_and_learner():
+    assert _pairs(0, 1) == {(p, lang) for p in PATHS for lang in LANGUAGES}
+    assert _pairs(0, 2) == {(p, who) for p in PATHS for who in LEARNERS}
+    assert _pairs(1, 2) == {(lang, who) for lang in LANGUAGES for who in LEARNERS}
+
+
+@pytest.mark.parametrize(("path", "language", "who"), WALKS)
 def test_a_learner_plays_the_whole_path_and_the_practice_deal_in_their_language(path, language, who):
     client = learner_client(who, language)
     first_url = open_first_step_from_the_lobby(client, path, language)
