@@ -14,7 +14,8 @@ PHONE = {
 # - a visible element reaches past the left or right edge of the viewport;
 # - an element hides part of its own content (overflow hidden/clip) sideways or downwards.
 # Deliberately hidden things are left alone: the 1-pixel "visually hidden" pattern,
-# a skip link parked off the left edge, text truncated with an ellipsis, and the
+# a skip link parked off the left edge, text truncated with an ellipsis (on one line, or
+# after a few with -webkit-line-clamp), and the
 # subtrees the caller names in `allow` (e.g. a table that scrolls inside its box).
 _FIND_CUT_OFF = """
 (allow) => {
@@ -46,7 +47,8 @@ _FIND_CUT_OFF = """
     }
     const clipsX = ['hidden', 'clip'].includes(style.overflowX) && el.scrollWidth > el.clientWidth + 1
       && style.textOverflow !== 'ellipsis';
-    const clipsY = ['hidden', 'clip'].includes(style.overflowY) && el.scrollHeight > el.clientHeight + 1;
+    const clipsY = ['hidden', 'clip'].includes(style.overflowY) && el.scrollHeight > el.clientHeight + 1
+      && style.webkitLineClamp === 'none';
     if (el !== document.body && (clipsX || clipsY)) {
       const sizes = `${el.scrollWidth}x${el.scrollHeight} in ${el.clientWidth}x${el.clientHeight}`;
       found.push(`${describe(el)} hides part of its content (${sizes})`);
