@@ -411,18 +411,13 @@ async def _next_chat(client, timeout=5):
             return frame
 
 
-async def _frames_until_the_position(client, timeout=10):
-    frames = []
-    while not any('id="match" class=' in frame for frame in frames):
-        frames.append(await client.receive_from(timeout=timeout))
-    return frames
-
-
-async def _drain(client):
+async def _drain(client, timeout=10):
     """What a socket sends as it opens: its position, then the chat's catch-up (if the room has
     anything). Wait for the position first: on a busy machine it took more than the quiet's 0.3 s."""
-    await _frames_until_the_position(client)
-    await _frames_until_quiet(client)
+    frames = [await client.receive_from(timeout=timeout)]
+    while 'id="match" class=' not in frames[-1]:
+        frames.append(await client.receive_from(timeout=timeout))
+    return frames + await _frames_until_quiet(client)
 
 
 async def _frames_until_quiet(client):
@@ -519,8 +514,7 @@ async def test_a_room_whose_every_message_was_hidden_sends_an_empty_list_and_an_
     try:
         caught_up = await _next_chat(player)
         assert 'data-chat="history"' in caught_up and "<li" not in caught_up
-        frames = await _frames_until_the_position(spectator)  # as _drain, keeping the frames
-        frames += await _frames_until_quiet(spectator)
+        frames = await _drain(spectator)
         assert not any(f.startswith('<div class="chat-frame"') for f in frames)  # nobody wrote there
     finally:
         await player.disconnect()
