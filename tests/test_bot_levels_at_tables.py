@@ -10,7 +10,7 @@ from games.forms import ClassicTableForm
 from games.models import BotLevel, Table
 from games.services import matches
 from games.services.presenter import public_seats
-from games.templatetags.cards import seat_label, seat_name
+from games.templatetags.cards import seat_label, seat_label_html, seat_name
 
 
 def _form(variant="classic", **extra):
@@ -130,8 +130,11 @@ def test_a_seat_shows_its_bots_level_and_a_leavers_seat_is_played_by_the_club_bo
     seats = public_seats(table)
     assert [s["bot_level"] for s in seats] == [None, "beginner", "beginner", "beginner"]
     assert seat_label(seats[1]) == "Bot 2 · Beginner"
+    # At the table the level is in a span of its own (a phone's side seat gives it a line).
+    assert seat_label_html(seats[1]) == 'Bot 2 · <span class="bot-level">Beginner</span>'
     assert seat_name(seats[1]) == "Bot 2"  # the score sheet's heading
     assert seat_label(seats[0]) == seat_name(seats[0]) == seats[0]["name"]
+    assert seat_label_html(seats[0]) == seats[0]["name"]
     levels = matches.bot_levels(table)
     assert levels == {1: "beginner", 2: "beginner", 3: "beginner"}
     creator = table.seats.get(index=0)

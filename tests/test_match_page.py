@@ -70,7 +70,9 @@ def test_practice_bots_are_told_apart_by_their_seats_at_the_table_and_on_the_sco
     page = page_of(Match.objects.get(table=table), person)
     names = re.findall(r'<div class="player-name"><span class="seat-name">(.*?)</div>', page, re.DOTALL)
     # The others around the table in play order (left, across, right), then my own seat at the bottom.
-    # A bot's level beside its name (the score sheet's narrow columns keep the name alone).
+    # A bot's level beside its name, in a span a phone's side seat puts on a line of its own (the
+    # score sheet's narrow columns keep the name alone).
+    names = [re.sub(r'<span class="bot-level">(.*?)</span>', r"\1", name) for name in names]
     assert [re.sub(r"<.*", "", name).strip() for name in names] == [
         "Bot 2 · Club", "Bot 3 · Club", "Bot 4 · Club", "tamar"]
     sheet_header = re.search(r'<table class="sheet">\s*<thead>(.*?)</thead>', page, re.DOTALL).group(1)

@@ -16,6 +16,8 @@ instead of drawing a blank card.
 """
 
 from django import template
+from django.utils.html import conditional_escape, format_html
+from django.utils.safestring import mark_safe
 
 from games import card_faces
 from games.models import BotLevel
@@ -74,12 +76,26 @@ def seat_name(seat):
     return gettext("Bot %(seat)s") % {"seat": seat["index"] + 1}
 
 
-def seat_label(seat):
+def seat_label(seat, level_markup=None):
     """A seat's name at the table with a practice bot's level beside it ("Bot 3 · Beginner");
-    the score sheet's narrow columns keep `seat_name`."""
+    the score sheet's narrow columns keep `seat_name`. `level_markup`, a format string, wraps the
+    level's name (the result is then HTML: see `seat_label_html`)."""
     from django.utils.translation import gettext
 
     level = seat.get("bot_level")
     if seat.get("name") or not level:
         return seat_name(seat)
-    return gettext("Bot %(seat)s · %(level)s") % {"seat": seat["index"] + 1, "level": BotLevel(level).label}
+    level_name = BotLevel(level).label
+    pattern = gettext("Bot %(seat)s · %(level)s")
+    if level_markup is None:
+        return pattern % {"seat": seat["index"] + 1, "level": level_name}
+    return mark_safe(conditional_escape(pattern) % {
+        "seat": seat["index"] + 1, "level": format_html(level_markup, level_name)})
+
+
+@register.filter
+def seat_label_html(seat):
+    """The seat's label with the bot's level in a span of its own: a phone's narrow side seat
+    puts the level on a line of its own, smaller (static/css/table.css), where on one line with
+    the name it was cut to "Club…"."""
+    return seat_label(seat, level_markup='<span class="bot-level">{}</span>')

@@ -1,16 +1,20 @@
 """A practice table at each bot level, made through the table form in Georgian: the table
 keeps the level asked for, every bot's seat shows it beside the bot's name, and the bots
-answer a move made against them."""
+answer a move made against them. On a phone the narrow side seats show every level's name
+whole, in Georgian and in Russian."""
 
 import re
 
 import pytest
 from playwright.sync_api import expect
 
+from e2e.layout import PHONE
 from e2e.match_play import MATCH, expect_move_answered, make_a_move, version_of
+from e2e.tables import seat_members
 
 # The level's name as the Georgian page says it (games/locale/ka).
 LEVEL_NAMES_KA = {"beginner": "დამწყები", "club": "კლუბური", "master": "ოსტატი"}
+LEVEL_NAMES = {"ka": LEVEL_NAMES_KA, "ru": {"beginner": "Новичок", "club": "Клубный", "master": "Мастер"}}
 
 
 @pytest.mark.parametrize("level", ["beginner", "club", "master"])
@@ -49,3 +53,18 @@ def test_a_practice_table_at_each_bot_level_from_the_table_form_in_georgian(new_
         for action in deal["actions"]:
             moves_by_seat[action["seat"]] += 1
     assert moves_by_seat[0] >= 1 and all(moves_by_seat[seat] >= 1 for seat in (1, 2, 3)), moves_by_seat
+
+
+@pytest.mark.parametrize("language", ["ka", "ru"])
+def test_a_phone_shows_each_bot_level_whole_in_the_side_seats(new_member, language, snap):
+    phone = new_member("nino", **PHONE)
+    for level in ("beginner", "club", "master"):
+        table_id = seat_members("classic", ["nino"], game_type="nines", fill_with_bots=True,
+                                bot_level=level, clock_seconds=120)
+        phone.goto(f"/{language}/tables/{table_id}/")
+        for seat in (1, 3):  # the seats left and right of mine
+            level_name = phone.locator(f"{MATCH} .player[data-seat='{seat}'] .seat-name .bot-level")
+            expect(level_name).to_have_text(LEVEL_NAMES[language][level])
+            # Whole: on its own line, not wider than the seat leaves it (no "…").
+            assert level_name.evaluate("e => e.scrollWidth <= e.clientWidth"), (language, level, seat)
+        snap(phone, f"side-seats-{level}-{language}")
