@@ -51,6 +51,7 @@ from bot_oracle import choose as oracle_choose
 
 from games.engine import ClassicState, JapaneseState, Phase, deal_from_deck, shuffled_deck
 from games.engine.bot import choose_action
+from games.engine.classic import points_by_deal as points_of_deals
 
 DEALS_PER_GAME = 24
 # (variant, level A, level B) in the order played and printed.
@@ -112,18 +113,10 @@ def play_out(state, deck_rng, rngs, levels_by_seat, timers: Timers, enough=lambd
 
 def points_by_deal(state, deals: int) -> list[tuple[list, list]]:
     """(deal scores, points) by seat for each of the first ``deals`` deals: the points are the
-    deal's scores and, on a pulka's last deal, the pulka's premium and moshla (rules.md 2.8),
-    so that they add up to the score sheet's totals."""
+    deal's scores and, on a pulka's last deal, the pulka's premium and moshla (rules.md 2.8,
+    `classic.points_by_deal`), so that they add up to the score sheet's totals."""
     sheet = state.score_sheet()
-    rows = sheet["deals"][:deals]
-    bonus = {p["pulka"]: p["bonus"] for p in sheet["pulkas"]}
-    last_of = {row["pulka"]: row["deal"] for row in rows}  # a pulka's last deal among these
-    out = []
-    for row in rows:
-        scores = row["scores"]
-        ends_pulka = last_of[row["pulka"]] == row["deal"] and row["pulka"] in bonus
-        out.append((scores, [x + b for x, b in zip(scores, bonus[row["pulka"]])] if ends_pulka else scores))
-    return out
+    return list(zip((row["scores"] for row in sheet["deals"][:deals]), points_of_deals(sheet)[:deals]))
 
 
 def _a_less_b(by_seat, a_seats) -> float:

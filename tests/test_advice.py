@@ -20,7 +20,8 @@ from games.engine import (
 )
 from games.engine.advice import ADVICE_LEVEL, REASON_CODES, Reason, advise, reason_for, situation_of
 from games.engine.bot import LEVELS, choose_action
-from games.engine.review import review_deal
+from games.engine.classic import points_by_deal
+from games.engine.review import play_out, review_deal
 from games.engine.scenario import advance_to_deal, classic_cards, japanese_cards
 
 
@@ -192,6 +193,38 @@ def test_the_review_finds_the_moment_the_deal_was_lost():
     assert moment.fate == Reason("fate_trump", {"card": "9S", "by": "8D"})
     assert moment.situation == Reason("need_tricks", {"need": 2, "left": 2})
     assert review.differed >= 1
+
+
+def test_at_a_pulkas_last_trick_the_review_weighs_a_move_by_its_points_premium_and_moshla_included():
+    """A move that loses a few points of the deal but keeps a pulka's premium (or saves a moshla)
+    must not be the review's "moment": the play-outs count what the move brings, the deal's
+    score and the pulka's end."""
+    for seed in range(40):
+        state = _bids_of_deal(11, seed)  # the bids of the nines pulka's last deal
+        rng = random.Random(seed)
+        while sum(state.taken) < 8 or state.phase is Phase.BID:
+            state.apply(choose_action(state, state.to_act, rng, effort=0.05))
+        seat = state.to_act  # the last trick's leader: one card each, every move forced
+        ended, forced = state.copy(), True
+        while ended.deal_index == 11:
+            moves = ended.legal_actions(ended.to_act)
+            forced = forced and len(moves) == 1  # a joker's call would be a choice
+            ended.apply(moves[0])
+        sheet = ended.score_sheet()
+        if forced and sheet["pulkas"][-1]["bonus"][seat]:
+            points, _made = play_out(state, state.legal_actions(seat)[0], seat, random.Random(0))
+            assert points == points_by_deal(sheet)[11][seat] == (
+                sheet["deals"][11]["scores"][seat] + sheet["pulkas"][-1]["bonus"][seat])
+            return
+    raise AssertionError("no premium or moshla for the last player in 40 seeds")
+
+
+def test_a_games_points_by_deal_add_up_to_its_totals():
+    state = _bids_of_deal(11, 3)
+    while state.deal_index < 12:
+        state.apply(choose_action(state, state.to_act, random.Random(state.move_count), effort=0.05))
+    points = points_by_deal(state.score_sheet())
+    assert [sum(row[s] for row in points) for s in range(4)] == list(state.totals)
 
 
 def test_a_deal_played_as_the_advice_would_has_no_moment():

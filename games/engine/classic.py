@@ -595,3 +595,16 @@ class ClassicState(GameState):
                     }
                 )
         return {"deals": deals, "pulkas": pulkas, "totals": list(self.totals)}
+
+
+def points_by_deal(sheet: dict) -> list[list[int]]:
+    """What each deal of a ``score_sheet`` brought each seat: its scores and, on the last deal of a
+    pulka, the pulka's premium and moshla (rules.md 2.8), so that they add up to the totals. The
+    level bench counts a deal so, and a deal's review weighs moves so."""
+    bonus = {p["pulka"]: p["bonus"] for p in sheet["pulkas"]}  # only the pulkas that ended
+    last_row = {row["pulka"]: i for i, row in enumerate(sheet["deals"])}
+    return [
+        [score + extra for score, extra in zip(row["scores"], bonus[row["pulka"]])]
+        if row["pulka"] in bonus and last_row[row["pulka"]] == i else list(row["scores"])
+        for i, row in enumerate(sheet["deals"])
+    ]

@@ -5,13 +5,17 @@ API::
     review_deal(record, deal, seat, playouts=PLAYOUTS, effort=PLAYOUT_EFFORT, level=ADVICE_LEVEL,
                 playout_level=PLAYOUT_LEVEL)
     # -> DealReview(bids, tricks, made, moment)
+    play_out(state, first, seat, rng)   # -> (the seat's points, bid made) of one move played out
 
 Every card dealt in a classic deal is played, so once the deal is over its hands are
 public: the review replays the finished deal from the match's record (``joker-record/1``)
 and, at each of the seat's decisions, compares what the player did with what the advice
 level would have done by playing the rest of the deal out on the true cards, the bot at
 every seat, ``playouts`` times each (different seeds). The decision whose advised move
-gained the most on average is "the moment" — when it gained at least ``MOMENT_POINTS``.
+gained the most on average is "the moment" — when it gained at least ``MOMENT_POINTS``. A
+move is weighed by the points it brings (``classic.points_by_deal``): the deal's score and,
+on a pulka's last deal, the premium or moshla it wins or saves, so that a move that kept a
+pulka's premium is not blamed for a few points of the deal.
 
 A Japanese deal ends with cards still face down: they are never public, so a Japanese
 deal is not reviewed (``ValueError``). docs/bot.md, "Advice".
@@ -25,6 +29,7 @@ from dataclasses import dataclass
 from .actions import Bid, ChooseTrump, Play, action_from_record
 from .advice import ADVICE_LEVEL, Reason, reason_for, situation_of
 from .bot import CLUB, choose_action
+from .classic import points_by_deal
 from .common import history_entry_to_record
 from .record import state_from_record
 
@@ -44,7 +49,7 @@ class Moment:
     trick: int | None  # 1-based trick of a card; None for a bid or the trump choice
     played: object  # the player's action
     advised: object  # the advice level's action
-    played_points: float  # mean deal score of the player's move, played out
+    played_points: float  # mean points of the player's move, played out (the deal's, a pulka's end's)
     advised_points: float
     played_made: int  # play-outs in which the bid was made
     advised_made: int
@@ -133,9 +138,9 @@ def _compare(state, seat, played, actions, index, playouts, effort, level, playo
     if _same(advised, played):
         return None
     seed = state.move_count * 7919 + seat
-    played_scores = [_play_out(state, played, seat, random.Random(seed + k), effort, playout_level)
+    played_scores = [play_out(state, played, seat, random.Random(seed + k), effort, playout_level)
                      for k in range(playouts)]
-    advised_scores = [_play_out(state, advised, seat, random.Random(seed + k), effort, playout_level)
+    advised_scores = [play_out(state, advised, seat, random.Random(seed + k), effort, playout_level)
                       for k in range(playouts)]
     return Moment(
         trick=_trick_number(state) if isinstance(played, Play) else None,
@@ -154,18 +159,20 @@ def _trick_number(state) -> int:
     return sum(state.taken) + 1
 
 
-def _play_out(state, first, seat, rng, effort, level) -> tuple[int, bool]:
-    """(the seat's deal score, whether it made its bid) when ``first`` is played now and the bot
-    plays every seat to the deal's end."""
+def play_out(state, first, seat, rng, effort=PLAYOUT_EFFORT, level=PLAYOUT_LEVEL) -> tuple[int, bool]:
+    """(the seat's points, whether it made its bid) when ``first`` is played now and the bot
+    plays every seat to the deal's end: its deal score and, when the deal ends a pulka, the
+    pulka's premium or moshla."""
     probe = state.copy()
     deal = probe.deal_index
     probe.apply(first)
     while probe.deal_index == deal and probe.to_act is not None:
         probe.apply(choose_action(probe, probe.to_act, rng=rng, effort=effort, level=level))
-    row = probe.score_sheet()["deals"][deal]
+    sheet = probe.score_sheet()
+    row = sheet["deals"][deal]
     bids = row["bids"]
     made = bids is not None and bids[seat] == row["tricks"][seat]
-    return row["scores"][seat], made
+    return points_by_deal(sheet)[deal][seat], made
 
 
 def _fate(state, played, actions, index) -> Reason | None:
