@@ -90,9 +90,6 @@ class Search:
     opponent_rational: float = OPPONENT_RATIONAL
     # Deals drawn per sample to pick one by how well it fits the opponents' bids (1: no picking).
     bid_draws: int = 1
-    # Weigh those draws also by how likely the opponent who declared a 9-card deal's trump was to
-    # declare it from the hand drawn for them (TRUMP_DECLARED_LIKELIHOOD).
-    trump_fit: bool = False
     # Japanese playouts: answer a joker led with a joker, lead none into the other one (bot_japanese).
     joker_wise: bool = False
 
@@ -210,54 +207,30 @@ BID_FIT_SHARPNESS = 1.0
 _FIT_WEIGHT = tuple(2.718281828459045 ** (-BID_FIT_SHARPNESS * k) for k in range(40))
 
 
-# How likely a player declares a suit trump from their first three cards, by how many cards of
-# that suit their nine hold (jokers aside): `bot_common.choose_trump` on every three of 4,000
-# random nines (docs/bot.md). None of the suit in nine cards is all but impossible; the floor
-# leaves room for a person's whim.
-TRUMP_DECLARED_LIKELIHOOD = (0.02, 0.082, 0.204, 0.353, 0.516, 0.673, 0.833, 0.9, 0.95, 1.0)
-
-
-def trump_declarer(obs) -> int | None:
-    """The opponent who declared this deal's trump suit from three cards (a 9-card deal, rules.md
-    2.2: the dealer's left), or None: no declaration, no trump declared, or the seat itself."""
-    if obs.cards < 9 or obs.trump_card >= 0 or obs.trump is None or obs.trump < 0 or obs.kind == "no_trump":
-        return None
-    declarer = (obs.dealer + 1) & 3
-    return None if declarer == obs.seat else declarer
-
-
 def deal_sampler(obs, know, search: Search, rng):
     """A function drawing the opponents' hands. With ``search.bid_draws`` above 1, each sample is
     picked among that many draws of ``know.sample``, each with a weight falling with the distance
     between the opponents' bids and the bids their drawn hands suggest (``quick_bid`` of the hand
-    each held when bidding: the cards left plus those it played). A dark deal's bids say nothing.
-    With ``search.trump_fit`` the weight is also the likelihood that the declarer of the trump
-    suit declared it holding the drawn cards of that suit."""
-    bidders = [] if obs.kind == "dark" else [s for s in range(4) if s != obs.seat and obs.bids[s] is not None]
-    declarer = trump_declarer(obs) if search.trump_fit else None
-    if search.bid_draws <= 1 or not (bidders or declarer is not None) or not isinstance(know, ClassicKnowledge):
+    each held when bidding: the cards left plus those it played). A dark deal's bids say nothing."""
+    bidders = [s for s in range(4) if s != obs.seat and obs.bids[s] is not None]
+    if search.bid_draws <= 1 or not bidders or obs.kind == "dark" or not isinstance(know, ClassicKnowledge):
         return lambda: know.sample(rng)
     played = [0, 0, 0, 0]
     for seat, card, _mode, _named in obs.plays:
         played[seat] |= 1 << card
     trump, n, bids, draws = know.trump, obs.cards, obs.bids, search.bid_draws
-    trump_mask = know.trump_mask
-
-    def weight(hands):
-        miss = 0
-        for s in bidders:
-            miss += abs(quick_bid(hands[s] | played[s], trump, n) - bids[s])
-        w = _FIT_WEIGHT[miss]
-        if declarer is not None:
-            w *= TRUMP_DECLARED_LIKELIHOOD[((hands[declarer] | played[declarer]) & trump_mask).bit_count()]
-        return w
 
     def weighted():
         drawn = [know.sample(rng) for _ in range(draws)]
-        weights = [weight(hands) for hands in drawn]
+        weights = []
+        for hands in drawn:
+            miss = 0
+            for s in bidders:
+                miss += abs(quick_bid(hands[s] | played[s], trump, n) - bids[s])
+            weights.append(_FIT_WEIGHT[miss])
         r = rng.random() * sum(weights)
-        for hands, w in zip(drawn, weights):
-            r -= w
+        for hands, weight in zip(drawn, weights):
+            r -= weight
             if r < 0:
                 return hands
         return drawn[-1]
