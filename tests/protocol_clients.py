@@ -14,7 +14,7 @@ from accounts.tokens import create_token
 from games.models import Match, MatchStatus
 from games.services import tables as table_service
 from games.services.matches import load_state
-from games.services.presenter import seat_view
+from games.services.presenter import public_seats, seat_view
 from games.services.tables import TableSettings
 from joker_site.asgi import application
 from tests.factories import make_player
@@ -138,9 +138,12 @@ def _current(match_id):
 
 
 @sync_to_async
-def _views(match_id, seats):
-    match = Match.objects.select_related("table").get(pk=match_id)
-    return [json.loads(json.dumps(seat_view(match, seat))) for seat in seats]
+def _views(match, state, seats):
+    """Each seat's view of the position `_current` read, as the server builds a frame's
+    (games/protocol.py): one state and one read of the table's seats for all the views."""
+    seat_rows = list(match.table.seats.select_related("player__user").order_by("index"))
+    public = public_seats(match.table, seat_rows)
+    return [json.loads(json.dumps(seat_view(match, seat, state, seats=seat_rows, public=public))) for seat in seats]
 
 
 async def play_whole_match(clients, match_id, version, rng, max_moves=5000, spectators=()):
@@ -163,7 +166,7 @@ async def play_whole_match(clients, match_id, version, rng, max_moves=5000, spec
                     assert not shown, (seat, version, message["type"], sorted(shown))
                 client.received.clear()
             # One view function, two renderings: the frame is the seat view itself.
-            for frame, expected in zip(latest, await _views(match_id, seats + [None] * len(watchers))):
+            for frame, expected in zip(latest, await _views(match, state, seats + [None] * len(watchers))):
                 assert_same_view(without_type(frame), expected)
             latest = latest[:len(clients)]
             if match.status != MatchStatus.RUNNING:
