@@ -1,5 +1,6 @@
 """What the match page shows around the cards: the deal and pulka counted from 1, the trick just taken."""
 
+import html
 import random
 import re
 
@@ -42,6 +43,19 @@ def test_a_finished_match_names_the_last_deal_played_not_the_next():
     page = page_of(match, players[0])
     assert deal_info(page) == f"Deal {deals_played} · match to 11"
     assert deal_info_on_a_phone(page) == f"№{deals_played}"  # the target is in the score sheet
+
+
+def test_japanese_columns_and_their_labels_appear_once_trump_is_chosen():
+    match, players = seated_match("japanese", ("tamar", "levan"))
+    assert load_state(match).phase.value == "trump"
+    page = page_of(match, players[0])
+    assert '<section class="columns' not in page and "Your columns" not in page  # not dealt yet
+
+    match = play_moves(match, random.Random(1), moves=1)  # the declarer's choice
+    page = page_of(match, players[0])
+    owners = [html.unescape(o) for o in re.findall(r'<p class="columns-owner"[^>]*>(.*?)</p>', page)]
+    assert owners == ["levan's columns", "Your columns"]
+    assert page.count('<div class="column">') == 10
 
 
 def test_the_trick_just_taken_stays_open_with_its_taker_until_the_next_card():
