@@ -13,7 +13,7 @@ from channels.testing import WebsocketCommunicator
 from accounts.tokens import create_token
 from games.models import Match, MatchStatus
 from games.services import tables as table_service
-from games.services.matches import load_state
+from games.services.matches import load_state, seats_with_players
 from games.services.presenter import public_seats, seat_view
 from games.services.tables import TableSettings
 from joker_site.asgi import application
@@ -141,7 +141,7 @@ def _current(match_id):
 def _views(match, state, seats):
     """Each seat's view of the position `_current` read, as the server builds a frame's
     (games/protocol.py): one state and one read of the table's seats for all the views."""
-    seat_rows = list(match.table.seats.select_related("player__user").order_by("index"))
+    seat_rows = list(seats_with_players().filter(table=match.table))  # presenter sorts them
     public = public_seats(match.table, seat_rows)
     return [json.loads(json.dumps(seat_view(match, seat, state, seats=seat_rows, public=public))) for seat in seats]
 
