@@ -81,7 +81,8 @@ def test_a_spectator_watches_from_the_lobby_and_the_players_see_the_count(
         make_a_move(mover)
         version = expect_newer_than(spectator, version)
         everyone_at(players, version)
-    assert spectator.locator(f"{MATCH} .hand .card-button").count() == 0
+    # A spectator holds no cards: no hand under the felt, not even an empty one.
+    assert spectator.locator(f"{MATCH} .hand").count() == 0
     expect(spectator.locator(f"{MATCH} .columns .card-button svg[data-card]").first).to_be_visible()
     assert_nothing_cut_off(spectator, allow=[".score-scroll", ".match-extras"])
     snap(spectator, f"spectator-view-{size}-{language}")
