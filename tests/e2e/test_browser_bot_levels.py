@@ -8,6 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from e2e.deals import joker_lead_seed
 from e2e.layout import PHONE
 from e2e.match_play import MATCH, expect_move_answered, make_a_move, version_of
 from e2e.tables import seat_members
@@ -56,6 +57,7 @@ def test_a_practice_table_at_each_bot_level_from_the_table_form_in_georgian(new_
 
 
 @pytest.mark.parametrize("language", ["ka", "ru"])
+@pytest.mark.site_settings(TEST_DEAL_SEED=joker_lead_seed())  # the seat on my right deals the first deal
 def test_a_phone_shows_each_bot_level_whole_in_the_side_seats(new_member, language, snap):
     phone = new_member("nino", **PHONE)
     for level in ("beginner", "club", "master"):
@@ -67,4 +69,10 @@ def test_a_phone_shows_each_bot_level_whole_in_the_side_seats(new_member, langua
             expect(level_name).to_have_text(LEVEL_NAMES[language][level])
             # Whole: on its own line, not wider than the seat leaves it (no "…").
             assert level_name.evaluate("e => e.scrollWidth <= e.clientWidth"), (language, level, seat)
+        # The dealer's mark is a chip on its seat's corner: the side seat that deals is no taller
+        # than the other (the mark took a third line under the name and the level).
+        expect(phone.locator(f"{MATCH} .player[data-seat='3'] .dealer-mark")).to_have_count(1)
+        heights = [phone.locator(f"{MATCH} .player[data-seat='{seat}']").evaluate("e => e.getBoundingClientRect().height")
+                   for seat in (1, 3)]
+        assert abs(heights[0] - heights[1]) < 1, (language, level, heights)
         snap(phone, f"side-seats-{level}-{language}")
