@@ -56,6 +56,10 @@ def test_a_practice_table_at_each_bot_level_from_the_table_form_in_georgian(new_
     assert moves_by_seat[0] >= 1 and all(moves_by_seat[seat] >= 1 for seat in (1, 2, 3)), moves_by_seat
 
 
+SIDE_SEAT_HEIGHTS = """(match) => [1, 3].map(
+  (seat) => document.querySelector(`${match} .player[data-seat='${seat}']`).getBoundingClientRect().height)"""
+
+
 @pytest.mark.parametrize("language", ["ka", "ru"])
 @pytest.mark.site_settings(TEST_DEAL_SEED=joker_lead_seed())  # the seat on my right deals the first deal
 def test_a_phone_shows_each_bot_level_whole_in_the_side_seats(new_member, language, snap):
@@ -72,7 +76,8 @@ def test_a_phone_shows_each_bot_level_whole_in_the_side_seats(new_member, langua
         # The dealer's mark is a chip on its seat's corner: the side seat that deals is no taller
         # than the other (the mark took a third line under the name and the level).
         expect(phone.locator(f"{MATCH} .player[data-seat='3'] .dealer-mark")).to_have_count(1)
-        heights = [phone.locator(f"{MATCH} .player[data-seat='{seat}']").evaluate("e => e.getBoundingClientRect().height")
-                   for seat in (1, 3)]
+        # Both measured in one turn of the page's script: a redraw between two measurements
+        # would leave the first on a seat no longer in the page (0 px high).
+        heights = phone.evaluate(SIDE_SEAT_HEIGHTS, MATCH)
         assert abs(heights[0] - heights[1]) < 1, (language, level, heights)
         snap(phone, f"side-seats-{level}-{language}")
