@@ -48,6 +48,19 @@ def test_the_end_screen_links_the_replay_and_the_record_and_offers_a_rematch():
     assert f'hx-post="/ru/tables/{match.table_id}/rematch/"' in screen
 
 
+def test_a_finished_match_page_has_no_empty_hand_above_the_end_screen():
+    # Every card has been played: an empty "Your hand" group was read out to screen readers
+    # and left a strip of empty felt between the player's seat and the end screen on a phone.
+    for variant, names, settings in (("japanese", ("tamar", "levan"), {"target": 11}),
+                                     ("classic", ("ana", "dato", "eka", "gela"), {"game_type": "short"})):
+        match, players = finished_match(variant, names, **settings)
+        client = Client()
+        assert client.login(username=players[0].user.username, password=PASSWORD)
+        page = client.get(f"/en/tables/{match.table_id}/").content.decode()
+        assert '<section class="match-end"' in page, variant
+        assert 'class="hand' not in page and 'aria-label="Your hand"' not in page, variant
+
+
 def test_a_coin_match_shows_what_each_player_won_or_lost_as_the_ledger_moved_it():
     match, players = seated_match("japanese", ("tamar", "levan"), target=11, stake=50)
     before = [coins.balance_of(p.user) + 50 for p in players]  # their balances before the stake left

@@ -38,6 +38,7 @@ def test_two_people_play_a_japanese_match_to_the_end_and_meet_again_at_a_rematch
     for page, end in zip(pages, ends):
         expect(end.locator(".match-end-winner")).to_contain_text(winner)
         expect(page.locator(f"{MATCH} .card-button.legal")).to_have_count(0)
+        expect(page.locator(f"{MATCH} .hand")).to_have_count(0)  # no empty hand above the end screen
         expect(end.get_by_role("link", name="Back to the lobby")).to_be_visible()
     snap(host, "match-over")
     assert_nothing_cut_off(guest, allow=SCROLLS_BY_ITSELF)
