@@ -167,6 +167,9 @@
   // --- what the page keeps across updates -----------------------------------------
   var extrasOpen = false;
   var fairOpen = false;
+  // The score sheet as the player last left it, open or closed (null: as the page draws it).
+  // Every update draws the table anew: a sheet just opened closed again at the next move.
+  var sheetOpen = null;
   function myCards(root) {
     return Array.prototype.slice.call((root || document).querySelectorAll(
       "#match .columns.mine .card-button:not(span), #match .hand .card-button:not(span)"));
@@ -177,6 +180,8 @@
     if (toggle) toggle.setAttribute("aria-expanded", extrasOpen ? "true" : "false");
     var fair = m.querySelector("#fair-deal");
     if (fair && fairOpen) fair.open = true;
+    var sheet = m.querySelector("#score-sheet");
+    if (sheet && sheetOpen !== null) sheet.open = sheetOpen;
     syncSoundToggle();
     tickClocks();
     updateTitle();
@@ -514,6 +519,12 @@
     var opened = event.target;
     if (!opened.classList) return;
     if (opened.id === "fair-deal") fairOpen = opened.open;
+    if (opened.id === "score-sheet") {
+      sheetOpen = opened.open;
+      // A tap just before an update toggles the sheet the update then replaces: the new one follows it.
+      var current = document.getElementById("score-sheet");
+      if (current && current !== opened) current.open = sheetOpen;
+    }
     // A joker's menu closes when another one opens, and its first call takes the focus.
     if (!opened.classList.contains("joker-choice") || !opened.open) return;
     document.querySelectorAll("details.joker-choice[open]").forEach(function (other) {

@@ -126,7 +126,7 @@ def test_two_people_play_a_whole_japanese_deal_at_a_password_table(new_member, s
     assert len(sheet) == 1 and sum(sheet[0]["tricks"]) == 18
     for page in pages:
         open_the_drawer(page)  # on a phone the score sheet is one tap away
-        page.locator(f"{MATCH} .score-sheet summary").click()
+        expect(page.locator(f"{MATCH} .score-sheet")).to_have_attribute("open", "")  # open by itself
         row = page.locator(f"{MATCH} .score-sheet tr.deal-row:not(.current)")
         expect(row).to_have_count(1)
         cells = row.locator("td")

@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from e2e.layout import PHONE, assert_nothing_cut_off
-from e2e.match_play import MATCH, boxes_of, play_until
+from e2e.match_play import MATCH, boxes_of, expect_move_answered, make_a_move, play_until, version_of
 
 SCROLLS_BY_ITSELF = [".score-scroll"]
 DESKTOP = {"viewport": {"width": 1366, "height": 768}}
@@ -86,6 +86,27 @@ def test_a_japanese_match_against_a_bot_ends_with_the_winner_totals_and_links(ne
     end.scroll_into_view_if_needed()
     snap(page, "match-over")
     assert_nothing_cut_off(page, allow=SCROLLS_BY_ITSELF)
+
+
+@pytest.mark.parametrize("quick_start", ["japanese_bot", "classic_bots"])
+def test_the_score_sheet_stays_open_or_closed_as_the_player_left_it(new_person, snap, quick_start):
+    # Every update draws the table anew: a sheet a player had just opened closed again at the
+    # bot's next move (Japanese), one closed opened again (classic).
+    page = new_person("eka", locale="ru-RU", **DESKTOP)
+    start_from_home(page, "ru", quick_start)
+    sheet = page.locator(f"{MATCH} .score-sheet")
+    expect(sheet).to_have_attribute("open", "")  # open by itself, in both variants
+    for left_open in (False, True):
+        expect(page.locator(f"{MATCH}.my-turn")).to_have_count(1)  # the bots have moved: nothing else comes
+        sheet.locator("summary").click()
+        expect(sheet).to_have_js_property("open", left_open)
+        version = version_of(page)
+        make_a_move(page)
+        expect_move_answered(page, version)  # the table drawn anew
+        expect(sheet).to_have_js_property("open", left_open)
+        expect(page.locator(f"{MATCH}.my-turn")).to_have_count(1)  # and again after the bots' moves
+        expect(sheet).to_have_js_property("open", left_open)
+    snap(page, f"sheet-kept-open-{quick_start}")
 
 
 @pytest.mark.parametrize("language", ["ka", "ru"])
