@@ -292,9 +292,26 @@
     return chain.then(function () { return true; });
   }
 
+  // Boxes that scroll inside the table (the phone's drawer, a sheet wider than its column):
+  // an update draws them anew, scrolled to their start under the reader's eyes.
+  var SCROLLING_BOXES = [".match-extras", ".score-scroll"];
+  function rememberScroll(m) {
+    return SCROLLING_BOXES.map(function (selector) {
+      var box = m && m.querySelector(selector);
+      return box ? { top: box.scrollTop, left: box.scrollLeft } : null;
+    });
+  }
+  function restoreScroll(m, was) {
+    SCROLLING_BOXES.forEach(function (selector, index) {
+      var box = m.querySelector(selector);
+      if (box && was[index]) { box.scrollTop = was[index].top; box.scrollLeft = was[index].left; }
+    });
+  }
+
   function swapIn(fragment) {
     var old = match();
     var focus = rememberFocus();
+    var scrolled = rememberScroll(old);
     Array.prototype.slice.call(fragment.children).forEach(function (element) {
       var target = element.id && document.getElementById(element.id);
       // Every element of a message replaces the one with its id (what htmx's ws extension
@@ -311,6 +328,7 @@
         }
       });
       restoreUi(now);
+      restoreScroll(now, scrolled);
       restoreFocus(focus);
       playKeptCard();
     }

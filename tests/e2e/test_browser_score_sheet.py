@@ -8,7 +8,17 @@ import pytest
 from playwright.sync_api import expect
 
 from e2e.layout import PHONE, assert_nothing_cut_off
-from e2e.match_play import MATCH, boxes_of, expect_move_answered, make_a_move, play_until, version_of
+from e2e.match_play import (
+    MATCH,
+    boxes_of,
+    expect_move_answered,
+    expect_table_at_rest,
+    make_a_move,
+    open_the_drawer,
+    play_until,
+    version_of,
+)
+from e2e.tables import seat_members
 
 SCROLLS_BY_ITSELF = [".score-scroll"]
 DESKTOP = {"viewport": {"width": 1366, "height": 768}}
@@ -107,6 +117,42 @@ def test_the_score_sheet_stays_open_or_closed_as_the_player_left_it(new_person, 
         expect(page.locator(f"{MATCH}.my-turn")).to_have_count(1)  # and again after the bots' moves
         expect(sheet).to_have_js_property("open", left_open)
     snap(page, f"sheet-kept-open-{quick_start}")
+
+
+DRAWER_SCROLL = "() => document.querySelector('#match .match-extras').scrollTop"
+
+
+@pytest.mark.parametrize("language", ["ka", "ru"])
+def test_a_phones_drawer_fits_the_sheet_and_stays_where_the_player_scrolled_it(new_member, snap, language):
+    # Eight deals' sheet fits the drawer's width; every update draws the table anew, the drawer
+    # with it: a player reading the sheet's last deals at the bottom of the drawer was thrown
+    # back to its top at every move of the bots.
+    page = new_member("dato", **PHONE)
+    table_id = seat_members("classic", ["dato"], game_type="standard", fill_with_bots=True,
+                            bot_level="beginner", clock_seconds=120, rated=False)
+    page.goto(f"/{language}/tables/{table_id}/")
+    # Eight deals on the sheet, the last trick and leaving: more than the drawer's height.
+    play_until([page], lambda: page.locator(MATCH).get_attribute("data-deal") == "8", max_moves=300)
+    expect(page.locator(f"{MATCH}.my-turn")).to_have_count(1)
+    expect_table_at_rest(page)
+    open_the_drawer(page)
+    # All four players' columns in the screen's width, eight deals of dealers' marks and
+    # khishtis on them (a "D" before the dealer's bid pushed the fourth player off the screen).
+    widths = page.evaluate("() => { const box = document.querySelector('#match .score-scroll');"
+                           " return [box.scrollWidth, box.clientWidth]; }")
+    assert widths[0] <= widths[1], f"the sheet scrolls sideways: {widths[0]}px in {widths[1]}px"
+    scrolled = page.evaluate("() => { const d = document.querySelector('#match .match-extras');"
+                             " d.scrollTop = d.scrollHeight; return d.scrollTop; }")
+    assert scrolled > 100, f"the drawer scrolls only {scrolled}px: nothing to keep"
+    # The same position drawn again: the player opens the table in a second tab, which every
+    # page of the table is told of.
+    page.evaluate("document.querySelector('#match').setAttribute('data-drawn-before', '')")
+    second_tab = page.context.new_page()
+    second_tab.goto(page.url)
+    expect(page.locator("#match[data-drawn-before]")).to_have_count(0)
+    expect(page.locator(f"{MATCH}.extras-open")).to_have_count(1)
+    assert page.evaluate(DRAWER_SCROLL) == scrolled
+    snap(page, "drawer-scrolled-after-a-redraw")
 
 
 @pytest.mark.parametrize("language", ["ka", "ru"])
