@@ -113,3 +113,18 @@ def test_the_tournament_chat_sends_and_shows_a_message_to_a_reader_live(new_memb
     assert_nothing_cut_off(tamar)
     snap(tamar, "chat-ru-laptop")
     snap(visitor, "chat-ka-phone")
+
+    # A player on a Georgian phone: the quick phrases take five rows there, and the box, of a
+    # fixed height, let the message's field and button hang out of it over the page's footer.
+    levan = new_member("levan", **PHONE)
+    levan.goto(f"/ka/tournaments/{arena.pk}/")
+    levan.get_by_role("button", name=words("ka", "Join the arena")).click()
+    expect(levan.locator("#chat-text")).to_be_visible()
+    boxes = levan.evaluate("""() => [document.querySelector('#chat .chat-sheet'), document.querySelector('#chat .chat-form'),
+        document.querySelector('#chat .chat-phrases')].map((e) => { const r = e.getBoundingClientRect();
+        return {top: r.top + scrollY, bottom: r.bottom + scrollY}; })""")
+    sheet, form, phrases = boxes
+    assert sheet["top"] <= phrases["top"] and form["bottom"] <= sheet["bottom"] + 0.5, boxes
+    expect(levan.locator("#chat-log .chat-msg").last).to_contain_text("Всем удачи в 21:00!")
+    assert_nothing_cut_off(levan)
+    snap(levan, "chat-ka-phone-player")
