@@ -247,3 +247,25 @@ def test_under_make_run_the_chat_is_live_and_its_flood_limit_holds(live_site, ne
     expect(guest.locator("#chat-status.error")).to_contain_text("Не так быстро")
     expect(messages(host)).to_have_count(4)  # one phrase and the three of the burst
     snap(guest, "embedded-ru")
+
+
+# The smallest phones still in use (an iPhone SE of the first generation); a larger phone with
+# the system's font made larger lays the sheet out alike.
+SMALL_PHONE = PHONE | {"viewport": {"width": 320, "height": 568}, "screen": {"width": 320, "height": 568}}
+
+
+def test_on_a_small_phone_the_chats_field_is_within_reach(new_member, snap):
+    """On a 320×568 phone in Georgian the open chat's log, its five rows of quick phrases and the
+    field are taller than the sheet (62 % of the screen): the field lay below the screen's edge,
+    out of reach. Now the sheet scrolls, and the field is reached and used as a finger would."""
+    page = new_member("nino", **SMALL_PHONE)
+    table_id = seat_members("japanese", ["nino"], fill_with_bots=True, clock_seconds=120)
+    page.goto(f"/ka/tables/{table_id}/")
+    page.locator("#chat .chat-toggle").click()
+    field = page.locator("#chat-text")
+    field.fill("გამარჯობა, ბოტო!")  # scrolled into view first, as a finger scrolls; out of reach it times out
+    page.locator("#chat .chat-form button[type=submit]").click()
+    expect(messages(page).last).to_contain_text("გამარჯობა, ბოტო!")
+    box = field.bounding_box()
+    assert box["y"] >= 0 and box["y"] + box["height"] <= 568, box
+    snap(page, "small-phone-ka-chat")
