@@ -15,10 +15,15 @@ from tests.replay_helpers import finished_match, fresh, play_moves, seated_match
 pytestmark = pytest.mark.django_db
 
 
-def end_screen(match, player, language="en"):
+def match_page(match, player, language="en"):
+    """The match page as the player sees it."""
     client = Client()
     assert client.login(username=player.user.username, password=PASSWORD)
-    page = client.get(f"/{language}/tables/{match.table_id}/").content.decode()
+    return client.get(f"/{language}/tables/{match.table_id}/").content.decode()
+
+
+def end_screen(match, player, language="en"):
+    page = match_page(match, player, language)
     found = re.search(r'<section class="match-end".*?</section>', page, re.DOTALL)
     return found.group(0) if found else None
 
@@ -54,9 +59,7 @@ def test_a_finished_match_page_has_no_empty_hand_above_the_end_screen():
     for variant, names, settings in (("japanese", ("tamar", "levan"), {"target": 11}),
                                      ("classic", ("ana", "dato", "eka", "gela"), {"game_type": "short"})):
         match, players = finished_match(variant, names, **settings)
-        client = Client()
-        assert client.login(username=players[0].user.username, password=PASSWORD)
-        page = client.get(f"/en/tables/{match.table_id}/").content.decode()
+        page = match_page(match, players[0])
         assert '<section class="match-end"' in page, variant
         assert 'class="hand' not in page and 'aria-label="Your hand"' not in page, variant
 

@@ -166,10 +166,11 @@
 
   // --- what the page keeps across updates -----------------------------------------
   var extrasOpen = false;
-  var fairOpen = false;
-  // The score sheet as the player last left it, open or closed (null: as the page draws it).
-  // Every update draws the table anew: a sheet just opened closed again at the next move.
-  var sheetOpen = null;
+  // The panels a player opens and closes, each as they last left it (an id not here: as the page
+  // draws it). Every update draws the table anew: a score sheet just opened closed again at the
+  // next move.
+  var KEPT_PANELS = ["fair-deal", "score-sheet"];
+  var panelOpen = {};
   function myCards(root) {
     return Array.prototype.slice.call((root || document).querySelectorAll(
       "#match .columns.mine .card-button:not(span), #match .hand .card-button:not(span)"));
@@ -178,10 +179,10 @@
     m.classList.toggle("extras-open", extrasOpen);
     var toggle = m.querySelector(".extras-toggle");
     if (toggle) toggle.setAttribute("aria-expanded", extrasOpen ? "true" : "false");
-    var fair = m.querySelector("#fair-deal");
-    if (fair && fairOpen) fair.open = true;
-    var sheet = m.querySelector("#score-sheet");
-    if (sheet && sheetOpen !== null) sheet.open = sheetOpen;
+    KEPT_PANELS.forEach(function (id) {
+      var panel = m.querySelector("#" + id);
+      if (panel && id in panelOpen) panel.open = panelOpen[id];
+    });
     syncSoundToggle();
     tickClocks();
     updateTitle();
@@ -536,12 +537,11 @@
   document.addEventListener("toggle", function (event) {
     var opened = event.target;
     if (!opened.classList) return;
-    if (opened.id === "fair-deal") fairOpen = opened.open;
-    if (opened.id === "score-sheet") {
-      sheetOpen = opened.open;
-      // A tap just before an update toggles the sheet the update then replaces: the new one follows it.
-      var current = document.getElementById("score-sheet");
-      if (current && current !== opened) current.open = sheetOpen;
+    if (KEPT_PANELS.indexOf(opened.id) >= 0) {
+      panelOpen[opened.id] = opened.open;
+      // A tap just before an update toggles the panel the update then replaces: the new one follows it.
+      var current = document.getElementById(opened.id);
+      if (current && current !== opened) current.open = opened.open;
     }
     // A joker's menu closes when another one opens, and its first call takes the focus.
     if (!opened.classList.contains("joker-choice") || !opened.open) return;

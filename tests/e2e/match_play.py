@@ -281,6 +281,13 @@ def play_until(pages, done, *, match_id=None, seats=None, before_move=None, max_
     raise AssertionError(f"still not done after {max_moves} moves")
 
 
+def assert_sheet_fits_its_box(page, slack=1):
+    """The score sheet does not scroll sideways in its box: every player's columns are in view
+    (`slack` px for a rounding of the layout)."""
+    widths = page.locator(f"{MATCH} .sheet-scroll").evaluate("(box) => [box.scrollWidth, box.clientWidth]")
+    assert widths[0] <= widths[1] + slack, f"the sheet scrolls sideways: {widths[0]}px in {widths[1]}px"
+
+
 def expect_deal_line_whole(page, words, phone):
     """The head's deal line is read whole: a phone shows its number ("№1/24"), where the words
     beside the trump and the tools had shown "დ…"; a wider screen shows the words."""

@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 from e2e.deals import deal_seed
 from e2e.match_play import (
     MATCH,
+    assert_sheet_fits_its_box,
     boxes_of,
     expect_marked_moves_are_the_legal_ones,
     expect_newer_than,
@@ -148,10 +149,8 @@ def test_on_a_laptop_the_whole_score_sheet_and_the_deal_summary_are_in_view(new_
     expect(page.locator("#deal-summary .deal-summary-sheet")).to_be_visible()
     assert page.evaluate(_IN_SUMMARY_AT_ITS_CELLS) == []
     # Beside the table, the sheet shows all four players' three columns without scrolling.
-    sheet_box = page.locator(f"{MATCH} .sheet-scroll")
     expect(page.locator(f"{MATCH} .score-sheet")).to_have_attribute("open", "")
-    widths = sheet_box.evaluate("(box) => [box.scrollWidth, box.clientWidth]")
-    assert widths[0] <= widths[1] + 1, f"the sheet scrolls sideways: {widths[0]}px in {widths[1]}px"
+    assert_sheet_fits_its_box(page)
     last_column = boxes_of(page, f"{MATCH} .sheet tfoot td")[-1]
     assert last_column["width"] and last_column["x"] + last_column["width"] <= LAPTOP_WIDTH, last_column
     snap(page, f"laptop-{language}-deal-summary-and-whole-sheet")

@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 from e2e.layout import PHONE, assert_nothing_cut_off
 from e2e.match_play import (
     MATCH,
+    assert_sheet_fits_its_box,
     boxes_of,
     expect_move_answered,
     expect_table_at_rest,
@@ -66,8 +67,7 @@ def test_classic_sheet_summary_and_all_four_players_on_a_phone(new_person, snap,
     snap(page, "sheet-after-two-deals")
     assert_nothing_cut_off(page, allow=SCROLLS_BY_ITSELF)
     # All four players' columns inside the phone's width: the sheet does not scroll sideways.
-    widths = sheet.evaluate("box => [box.scrollWidth, box.clientWidth]")
-    assert widths[0] <= widths[1] + 1, f"the sheet scrolls sideways: {widths[0]}px in {widths[1]}px"
+    assert_sheet_fits_its_box(page)
     columns = boxes_of(page, f"{MATCH} .score-sheet tr.deal-row:not(.current) td")  # two deals, twelve each
     assert len(columns) == 24 and all(0 <= box["x"] and box["x"] + box["width"] <= 360 for box in columns), columns
     assert page.evaluate("document.documentElement.scrollWidth") <= 360  # the page does not scroll sideways
@@ -138,9 +138,7 @@ def test_a_phones_drawer_fits_the_sheet_and_stays_where_the_player_scrolled_it(n
     open_the_drawer(page)
     # All four players' columns in the screen's width, eight deals of dealers' marks and
     # khishtis on them (a "D" before the dealer's bid pushed the fourth player off the screen).
-    widths = page.evaluate("() => { const box = document.querySelector('#match .score-scroll');"
-                           " return [box.scrollWidth, box.clientWidth]; }")
-    assert widths[0] <= widths[1], f"the sheet scrolls sideways: {widths[0]}px in {widths[1]}px"
+    assert_sheet_fits_its_box(page, slack=0)
     scrolled = page.evaluate("() => { const d = document.querySelector('#match .match-extras');"
                              " d.scrollTop = d.scrollHeight; return d.scrollTop; }")
     assert scrolled > 100, f"the drawer scrolls only {scrolled}px: nothing to keep"
