@@ -130,8 +130,9 @@ def test_a_seat_shows_its_bots_level_and_a_leavers_seat_is_played_by_the_club_bo
     seats = public_seats(table)
     assert [s["bot_level"] for s in seats] == [None, "beginner", "beginner", "beginner"]
     assert seat_label(seats[1]) == "Bot 2 · Beginner"
-    # At the table the level is in a span of its own (a phone's side seat gives it a line).
-    assert seat_label_html(seats[1]) == 'Bot 2 · <span class="bot-level">Beginner</span>'
+    # At the table the level is in a span of its own (a phone's side seat gives it a line), and
+    # the dot stays on the number's line (a no-break space before it).
+    assert seat_label_html(seats[1]) == 'Bot 2\u00a0· <span class="bot-level">Beginner</span>'
     assert seat_name(seats[1]) == "Bot 2"  # the score sheet's heading
     assert seat_label(seats[0]) == seat_name(seats[0]) == seats[0]["name"]
     assert seat_label_html(seats[0]) == seats[0]["name"]

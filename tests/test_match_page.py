@@ -88,7 +88,7 @@ def test_practice_bots_are_told_apart_by_their_seats_at_the_table_and_on_the_sco
     # score sheet's narrow columns keep the name alone).
     names = [re.sub(r'<span class="bot-level">(.*?)</span>', r"\1", name) for name in names]
     assert [re.sub(r"<.*", "", name).strip() for name in names] == [
-        "Bot 2 · Club", "Bot 3 · Club", "Bot 4 · Club", "tamar"]
+        "Bot 2\u00a0· Club", "Bot 3\u00a0· Club", "Bot 4\u00a0· Club", "tamar"]
     sheet_header = re.search(r'<table class="sheet">\s*<thead>(.*?)</thead>', page, re.DOTALL).group(1)
     assert re.findall(r'class="sheet-player[^"]*"><span translate="no">(.*?)</span>', sheet_header) == [
         "tamar", "Bot 2", "Bot 3", "Bot 4"]

@@ -89,6 +89,8 @@ def seat_label(seat, level_markup=None):
     pattern = gettext("Bot %(seat)s · %(level)s")
     if level_markup is None:
         return pattern % {"seat": seat["index"] + 1, "level": level_name}
+    # At the table no line breaks before the dot: a narrow seat left it alone on a line of its own.
+    pattern = pattern.replace(" ·", "\u00a0·")
     return mark_safe(conditional_escape(pattern) % {
         "seat": seat["index"] + 1, "level": format_html(level_markup, level_name)})
 

@@ -9,6 +9,14 @@ PHONE = {
     "has_touch": True,
 }
 
+# The same phone with its browser zoomed to 125 % and to 150 %: a larger text size on Android
+# (Chrome's and Firefox's zoom settings), as on an iPhone (Safari's page zoom), zooms the page, so
+# fewer CSS pixels fit across the screen: 288 and 240 instead of 360.
+PHONE_ZOOMED_125 = PHONE | {"viewport": {"width": 288, "height": 592}, "screen": {"width": 288, "height": 592},
+                            "device_scale_factor": 2.5}
+PHONE_ZOOMED_150 = PHONE | {"viewport": {"width": 240, "height": 493}, "screen": {"width": 240, "height": 493},
+                            "device_scale_factor": 3}
+
 # Finds what a person on this screen could not fully see or reach:
 # - the page scrolls sideways;
 # - a visible element reaches past the left or right edge of the viewport;
@@ -121,3 +129,51 @@ def cards_out_of_reach(page, selector, least_px=0) -> list[str]:
     """What is wrong with reaching each card matching `selector` (see above); [] when all
     can be tapped. Found and measured in one turn of the page's script."""
     return page.evaluate(_CARDS_OUT_OF_REACH, [selector, least_px])
+
+
+# Each card of the trick on the table, once its movement has ended: where it lies against the
+# others. Every card is whole inside the trick's box and covers no other; in a four-seat trick
+# the left seat's card lies left of the one across and the right seat's right of it, and the card
+# across lies above the side cards, which lie above mine.
+_TRICK_CARDS_OUT_OF_PLACE = """
+async () => {
+  const trick = document.querySelector('#match .trick');
+  await Promise.all(trick.getAnimations({subtree: true}).map((a) => a.finished.catch(() => null)));
+  const box = trick.getBoundingClientRect();
+  const cards = {};
+  for (const slot of trick.querySelectorAll(':scope > .trick-slot')) {
+    const pos = [...slot.classList].find((name) => name.startsWith('pos-')).slice(4);
+    cards[pos] = slot.querySelector('svg.card').getBoundingClientRect();
+  }
+  const problems = [];
+  const at = (r) => `x=${Math.round(r.left)}..${Math.round(r.right)}, y=${Math.round(r.top)}..${Math.round(r.bottom)}`;
+  const names = Object.keys(cards);
+  for (const name of names) {
+    const r = cards[name];
+    if (r.left < box.left - 1 || r.right > box.right + 1) problems.push(`the ${name} card (${at(r)}) is not inside the trick (${at(box)})`);
+  }
+  names.forEach((a, i) => names.slice(i + 1).forEach((b) => {
+    const ra = cards[a], rb = cards[b];
+    const w = Math.min(ra.right, rb.right) - Math.max(ra.left, rb.left);
+    const h = Math.min(ra.bottom, rb.bottom) - Math.max(ra.top, rb.top);
+    if (w > 1 && h > 1) problems.push(`the ${a} card (${at(ra)}) and the ${b} card (${at(rb)}) overlap`);
+  }));
+  if (trick.closest('.felt.seats-4')) {
+    const x = (r) => (r.left + r.right) / 2, y = (r) => (r.top + r.bottom) / 2;
+    const before = (a, b, along, word) => {
+      if (cards[a] && cards[b] && !(along(cards[a]) < along(cards[b]))) problems.push(`the ${a} card is not ${word} the ${b} card`);
+    };
+    before('left', 'across', x, 'left of');
+    before('across', 'right', x, 'left of');
+    before('left', 'right', x, 'left of');
+    for (const side of ['left', 'right']) { before('across', side, y, 'above'); before(side, 'me', y, 'above'); }
+  }
+  return problems;
+}
+"""
+
+
+def trick_cards_out_of_place(page) -> list[str]:
+    """What is wrong with where the trick's cards lie (see above); [] when each card lies whole
+    before the seat that played it."""
+    return page.evaluate(_TRICK_CARDS_OUT_OF_PLACE)
