@@ -9,13 +9,17 @@ PHONE = {
     "has_touch": True,
 }
 
-# The same phone with its browser zoomed to 125 % and to 150 %: a larger text size on Android
-# (Chrome's and Firefox's zoom settings), as on an iPhone (Safari's page zoom), zooms the page, so
-# fewer CSS pixels fit across the screen: 288 and 240 instead of 360.
-PHONE_ZOOMED_125 = PHONE | {"viewport": {"width": 288, "height": 592}, "screen": {"width": 288, "height": 592},
-                            "device_scale_factor": 2.5}
-PHONE_ZOOMED_150 = PHONE | {"viewport": {"width": 240, "height": 493}, "screen": {"width": 240, "height": 493},
-                            "device_scale_factor": 3}
+
+def zoomed(phone, zoom):
+    """The same phone with its browser zoomed: a larger text size on Android (Chrome's and
+    Firefox's zoom settings), as on an iPhone (Safari's page zoom), zooms the page, so fewer CSS
+    pixels fit on the screen (at 125 %, 288 across a 360-px phone) and each is more device pixels."""
+    size = {"width": round(phone["viewport"]["width"] / zoom), "height": round(phone["viewport"]["height"] / zoom)}
+    return phone | {"viewport": size, "screen": size, "device_scale_factor": phone["device_scale_factor"] * zoom}
+
+
+PHONE_ZOOMED_125 = zoomed(PHONE, 1.25)  # 288×592
+PHONE_ZOOMED_150 = zoomed(PHONE, 1.5)  # 240×493
 
 # Finds what a person on this screen could not fully see or reach:
 # - the page scrolls sideways;
