@@ -1,18 +1,22 @@
 """The replay in a real browser on a phone: stepping with buttons and arrow keys
-(htmx swaps the board in place and the address follows), nothing cut off at 360 px."""
+(htmx swaps the board in place and the address follows), nothing cut off at 360 px, nor at
+240 px (the phone zoomed to 150 %)."""
 
 import random
 import re
 
+import pytest
 from playwright.sync_api import expect
 
-from e2e.layout import PHONE, assert_nothing_cut_off
+from e2e.layout import PHONE, PHONE_ZOOMED_150, assert_nothing_cut_off
 from games.replay import deal_starts, step_places
 from games.services.matches import abort
 from tests.replay_helpers import fresh, play_moves, seated_match
 
-# Tables and score sheets may scroll inside their own box.
-SCROLLING_BOXES = (".score-scroll",)
+# Tables and score sheets may scroll inside their own box, and so does the site's menu on a
+# zoomed phone (one row).
+SCROLLING_BOXES = (".score-scroll", ".site-nav ul")
+SCREENS = {"phone": PHONE, "zoomed-150": PHONE_ZOOMED_150}
 
 
 def test_replay_steps_with_keys_and_buttons_on_a_phone(new_person, snap):
@@ -55,15 +59,19 @@ def test_replay_steps_with_keys_and_buttons_on_a_phone(new_person, snap):
     expect(board).to_have_attribute("data-step", str(starts[1]))
 
 
-def test_classic_replay_fits_a_phone_screen(new_person, snap):
+@pytest.mark.parametrize("screen", list(SCREENS))
+def test_classic_replay_fits_a_phone_screen(new_person, snap, screen):
+    """Also zoomed to 150 % (240 px across), where the deal chooser's button once ran 80 px off
+    the screen and the whole page scrolled sideways."""
     match, _players = seated_match("classic", ("ana", "giorgi", "nino", "dato"), game_type="short")
     match = play_moves(match, random.Random(5), moves=30)
     abort(match.pk, "browser test")
-    viewer = new_person("viewer", **PHONE)
+    viewer = new_person("viewer", **SCREENS[screen])
     viewer.goto(f"/ka/tables/{match.table_id}/replay/?step=25")
     expect(viewer.locator("#replay")).to_have_attribute("data-step", "25")
+    expect(viewer.locator("form.deal-jump")).to_be_visible()
     assert_nothing_cut_off(viewer, allow=SCROLLING_BOXES)
-    snap(viewer, "classic-phone")
+    snap(viewer, f"classic-{screen}")
     viewer.goto(f"/ka/tables/{match.table_id}/fairness/")
-    assert_nothing_cut_off(viewer, allow=(".recipe",))
-    snap(viewer, "deal-checks-phone")
+    assert_nothing_cut_off(viewer, allow=(".recipe", *SCROLLING_BOXES))
+    snap(viewer, f"deal-checks-{screen}")
