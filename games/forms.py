@@ -1,5 +1,5 @@
 from django import forms
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, npgettext
 from django.utils.translation import gettext_lazy as _
 
 from . import options
@@ -35,8 +35,10 @@ def clock_label(move_seconds: int, bank_seconds: int) -> str:
 
 
 def japanese_target_choices():
-    # After the label "Match to": Russian wants the genitive ("до 21 очка").
-    return [(t, ngettext("%(points)s point", "%(points)s points", t) % {"points": t}) for t in options.JAPANESE_TARGETS]
+    # After the label "Match to": Russian wants the genitive ("до 21 очка"), Georgian "21 ქულამდე";
+    # the context keeps these apart from a plain "21 points" (a tournament's score).
+    return [(t, npgettext("after Match to", "%(points)s point", "%(points)s points", t) % {"points": t})
+            for t in options.JAPANESE_TARGETS]
 
 
 MIN_PASSWORD_LENGTH = 4

@@ -22,7 +22,7 @@ class Variant(models.TextChoices):
 class Visibility(models.TextChoices):
     OPEN = "open", pgettext_lazy("who may sit at a table", "Open")
     FRIENDS = "friends", _("Friends only")
-    PASSWORD = "password", _("Password")
+    PASSWORD = "password", pgettext_lazy("who may sit at a table", "Password")
 
 
 class BotLevel(models.TextChoices):

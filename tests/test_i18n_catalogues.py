@@ -56,6 +56,28 @@ def test_compiled_catalogues_are_not_older_than_their_sources():
         assert compiled.stat().st_mtime >= path.stat().st_mtime, f"{compiled} is stale: run `make messages`"
 
 
+def test_a_message_reads_the_same_in_every_catalogue_that_translates_it():
+    """Django shows one translation of an English text, from the first catalogue that has it
+    (the project's, then the apps' in INSTALLED_APPS order), on every page. Where two apps
+    translated the same text differently, the second one was never shown: the tournament's
+    podium read a table's target ("2 ქულამდე", up to 2 points, from games) for a score, and the
+    lesson's polite „წაიღებთ“ lost to the table's familiar „წაიღებ“. So one meaning, one
+    translation; two meanings, a context (pgettext) apiece."""
+    translations = {}
+    for path in project_po_files():
+        language = language_of(path)
+        if language not in TRANSLATED_LANGUAGES:
+            continue
+        for entry in parse_po(path):
+            if entry.is_header:
+                continue
+            for form, text in entry.msgstr.items():
+                key = (language, entry.msgctxt, entry.msgid, form)
+                translations.setdefault(key, {})[str(path)] = text
+    differing = {key: texts for key, texts in translations.items() if len(set(texts.values())) > 1}
+    assert differing == {}
+
+
 # --- The finder itself -----------------------------------------------------------------------
 
 

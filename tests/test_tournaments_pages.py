@@ -134,6 +134,11 @@ def test_the_final_page_shows_the_podium_and_each_match_with_its_replay(django_c
     podium = page[page.index('id="arena-podium"'):]
     assert podium.index("tamar") < podium.index("levan")
     assert f'href="/ka/tables/{game.table_id}/replay/"' in page
+    # Each place with its score, "2 points" — not a table's target, "up to 2 points" ("2 ქულამდე",
+    # "2 очков"), which the same English once read as on this page.
+    assert "· 2 ქულა</li>" in podium
+    russian = Client().get(f"/ru/tournaments/{tournament.pk}/").content.decode()
+    assert "· 2 очка</li>" in russian[russian.index('id="arena-podium"'):]
 
 
 async def page_socket(player, tournament):
