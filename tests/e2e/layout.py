@@ -181,3 +181,36 @@ def trick_cards_out_of_place(page) -> list[str]:
     """What is wrong with where the trick's cards lie (see above); [] when each card lies whole
     before the seat that played it."""
     return page.evaluate(_TRICK_CARDS_OUT_OF_PLACE)
+
+
+# The text of each element matching the selector in which a word is broken across lines: two
+# letters (or digits) in a row of one text node whose lines differ. Broken anywhere, a narrow
+# table's headings once read "Оч / ки" and "Ма / тч / и".
+_WORDS_BROKEN = """
+(selector) => {
+  const broken = new Set();
+  const letter = /[\\p{L}\\p{N}]/u;
+  for (const el of document.querySelectorAll(selector)) {
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent, range = document.createRange();
+      let lineTop = null;
+      for (let i = 0; i < text.length; i++) {
+        if (!letter.test(text[i])) { lineTop = null; continue; }
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        const rect = range.getClientRects()[0];
+        if (!rect) continue;
+        if (lineTop !== null && Math.abs(rect.top - lineTop) > rect.height / 2) broken.add(el.textContent.trim());
+        lineTop = rect.top;
+      }
+    }
+  }
+  return [...broken];
+}
+"""
+
+
+def words_broken_in(page, selector) -> list[str]:
+    """The texts of the elements matching `selector` with a word broken across two lines."""
+    return page.evaluate(_WORDS_BROKEN, selector)

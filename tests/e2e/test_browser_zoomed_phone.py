@@ -2,12 +2,17 @@
 screen, as Android's browsers and Safari zoom a page): every page a member reaches from the
 site's menu fits, in Georgian and in Russian. None scrolls sideways and nothing is cut off; a
 table too wide for the screen scrolls in its own box; the header leaves most of the first
-screen to the page. (The table itself, at these sizes: test_browser_match_on_a_phone.py.)"""
+screen to the page. (The table itself, at these sizes: test_browser_match_on_a_phone.py.) The
+tournament standings, podium and leaderboard fit too with the longest names a member may choose,
+whole words in their headings."""
+
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 from playwright.sync_api import expect
 
-from e2e.layout import PHONE_ZOOMED_125, PHONE_ZOOMED_150, assert_nothing_cut_off
+from e2e.layout import PHONE_ZOOMED_125, PHONE_ZOOMED_150, assert_nothing_cut_off, words_broken_in
 
 SCREENS = {"zoomed-125": PHONE_ZOOMED_125, "zoomed-150": PHONE_ZOOMED_150}
 # Boxes that scroll sideways by design: wide tables (the Domino Coin ledger, the profile's games),
@@ -40,3 +45,55 @@ def test_every_page_of_the_menu_fits_a_zoomed_phone(new_member, snap, screen, la
         assert response.ok, f"{path}: HTTP {response.status}"
         assert_nothing_cut_off(phone, allow=SCROLLS_BY_ITSELF)
     snap(phone, f"last-page-{screen}-{language}")
+
+
+# Display names of up to 40 characters (accounts.Player.display_name), in three scripts.
+LONG_NAMES = {"tamar": "ალექსანდრე-გიორგი ბაგრატიონ-მუხრანელი", "levan": "Константин Константинопольский",
+              "nino": "ნინო წერეთელი-ჯავახიშვილი", "dato": "Davit Kvaratskhelia-Mamardashvili", "ana": "ana"}
+
+
+def tournaments_and_ratings_with_long_names():
+    """A running and a finished arena of five players with long names, who are also on the
+    Japanese leaderboard."""
+    from ratings.models import Rating
+    from tests.factories import make_player
+    from tournaments.models import Participant, Status, Tournament
+
+    players = []
+    for username, name in LONG_NAMES.items():
+        player = make_player(username)
+        player.display_name = name
+        player.save(update_fields=["display_name"])
+        players.append(player)
+    now = timezone.now()
+    running = Tournament.objects.create(name="Evening arena", variant="japanese", minutes=60, rated=False,
+                                        starts_at=now - timedelta(minutes=5), status=Status.RUNNING)
+    finished = Tournament.objects.create(name="Morning arena", variant="japanese", minutes=60, rated=False,
+                                         starts_at=now - timedelta(hours=3), status=Status.FINISHED)
+    for place, player in enumerate(players):
+        Rating.objects.create(player=player, variant="japanese", mu=30 - place, sigma=2, rated_matches=12)
+        for tournament in (running, finished):
+            Participant.objects.create(tournament=tournament, player=player, score=30 - 4 * place,
+                                       streak=2 if place == 1 else 0, played=12, wins=8 - place)
+    return running, finished
+
+
+# At 125 % every table fits whole. At 150 % the leaderboard's four Georgian headings, whole words,
+# are wider than 240 px („სარეიტინგო მატჩები“): that table scrolls in its own box, never the page.
+MAY_SCROLL_IN_ITS_BOX = {"zoomed-125": set(), "zoomed-150": {"/leaderboard/japanese/"}}
+
+
+@pytest.mark.parametrize(("screen", "language"), [("zoomed-150", "ka"), ("zoomed-125", "ru")])
+def test_standings_podium_and_leaderboard_with_long_names_fit_a_zoomed_phone(new_person, snap, screen, language):
+    running, finished = tournaments_and_ratings_with_long_names()
+    phone = new_person("visitor", **SCREENS[screen])
+    for path in (f"/tournaments/{running.pk}/", f"/tournaments/{finished.pk}/", "/leaderboard/japanese/"):
+        phone.goto(f"/{language}{path}")
+        expect(phone.locator(".leaderboard-table tbody tr").first).to_contain_text(LONG_NAMES["tamar"])
+        assert_nothing_cut_off(phone, allow=[".site-nav ul", ".table-scroll"])
+        if path not in MAY_SCROLL_IN_ITS_BOX[screen]:
+            wider = phone.eval_on_selector_all(
+                ".table-scroll", "(boxes) => boxes.filter((b) => b.scrollWidth > b.clientWidth + 1).length")
+            assert wider == 0, f"{path}: a table scrolls sideways in its box"
+        assert words_broken_in(phone, ".leaderboard-table th") == [], path
+        snap(phone, f"{path.strip('/').replace('/', '-')}-{screen}-{language}")
