@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from e2e.layout import PHONE
+from e2e.layout import PHONE, PHONE_ZOOMED_150, assert_nothing_cut_off
 from e2e.match_play import MATCH, boxes_of, expect_deal_line_whole, expect_table_at_rest, play_until
 from e2e.test_browser_score_sheet import start_from_home
 
@@ -60,14 +60,17 @@ def test_a_hint_then_the_review_of_the_deal_in_russian(new_person, snap, viewpor
     expect(summary.locator(".deal-summary-sheet")).to_be_hidden()  # the table is the player's again
 
 
-@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+@pytest.mark.parametrize("viewport", [PHONE, PHONE_ZOOMED_150, DESKTOP], ids=["phone", "zoomed-150", "desktop"])
 def test_a_hint_then_the_review_of_the_deal_in_georgian(new_person, snap, viewport):
+    """Also on a phone zoomed to 150 % (240 px), where the summary's Total column once lay past
+    the sheet's edge (at 288 px already)."""
     page = new_person("nana", locale="ka-GE", **viewport)
     start_from_home(page, "ka", "classic_bots")
     ask_and_read_a_hint(page, "მინიშნება", "მინიშნება:")
-    expect_deal_line_whole(page, "დარიგება 1 /", viewport is PHONE)
+    expect_deal_line_whole(page, "დარიგება 1 /", viewport is not DESKTOP)
     snap(page, "hint")
     finish_the_deal_and_read_its_review(page, "თქვით")
+    assert_nothing_cut_off(page, allow=[".site-nav ul"])  # the summary's every column on its sheet
     snap(page, "review")
 
 
