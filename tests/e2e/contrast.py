@@ -7,12 +7,14 @@ over one another (alpha included) down to the first opaque one, as the browser p
 the opacity of the element and its ancestors fades the text into that background (text at
 opacity 0 is not shown, so not measured). Disabled
 controls are exempt (WCAG: "inactive user interface components"), as are the 1-pixel
-"visually hidden" labels nobody sees."""
+"visually hidden" labels nobody sees. A suit symbol shown alone, outside a card, is measured
+against its background too, at least 3:1 (a symbol, WCAG 1.4.11)."""
 
 MINIMUM = 4.5
+SYMBOL_MINIMUM = 3  # WCAG 1.4.11, non-text contrast: a suit symbol shown alone
 
 _LOW_CONTRAST = """
-(minimum) => {
+([minimum, symbolMinimum]) => {
   const parse = (value) => {
     const m = value.match(/rgba?\\(([\\d.]+)[ ,]+([\\d.]+)[ ,]+([\\d.]+)(?:[ ,/]+([\\d.]+%?))?\\)/);
     if (!m) return null;
@@ -97,6 +99,22 @@ _LOW_CONTRAST = """
     const value = ratio(ink, face);
     if (value < minimum) found.push(`card ${card.dataset.card}: ${value.toFixed(2)}:1 (${getComputedStyle(rank).fill} on ${getComputedStyle(frame).fill})`);
   }
+  // A suit shown alone (a trump, a joker's call, a deal's heading) against what it is painted on:
+  // a symbol that carries meaning, so at least 3:1 (WCAG 1.4.11). A black club on the dark theme's
+  // paper, a red heart on the green felt (1.04:1, the same lightness) could not be told.
+  checked.suits = 0;
+  for (const suit of document.querySelectorAll('svg.suit[data-suit]')) {
+    if (!seen(suit) || suit.closest('svg.card, .visually-hidden, [hidden]')) continue;
+    const ink = parse(getComputedStyle(suit).fill);
+    const opacity = opacityOf(suit);
+    if (!ink || opacity === 0) continue;
+    const background = backgroundOf(suit);
+    checked.suits += 1;
+    const value = ratio(over([ink[0], ink[1], ink[2], ink[3] * opacity], background), background);
+    if (value < symbolMinimum) {
+      found.push(`${describe(suit.parentElement)} suit ${suit.dataset.suit}: ${value.toFixed(2)}:1 (${getComputedStyle(suit).fill} on rgb(${background.slice(0, 3).map(Math.round).join(', ')}))`);
+    }
+  }
   return { found, checked };
 }
 """
@@ -106,7 +124,7 @@ def assert_text_readable(page, minimum=MINIMUM):
     """Fails with every piece of text under `minimum`:1; returns how many texts and card
     faces were measured (a check that measured nothing proves nothing)."""
     page.wait_for_load_state("load")
-    result = page.evaluate(_LOW_CONTRAST, minimum)
+    result = page.evaluate(_LOW_CONTRAST, [minimum, SYMBOL_MINIMUM])
     assert not result["found"], f"text under {minimum}:1 on {page.url}:\n  " + "\n  ".join(result["found"])
     assert result["checked"]["texts"] > 10, result
     return result["checked"]
