@@ -214,3 +214,30 @@ _WORDS_BROKEN = """
 def words_broken_in(page, selector) -> list[str]:
     """The texts of the elements matching `selector` with a word broken across two lines."""
     return page.evaluate(_WORDS_BROKEN, selector)
+
+
+# What reaches out of its box: for each element matching `selector`, the visible descendants
+# whose box passes its left or right edge (one seat's figures running into the next seat's).
+_SPILLED = """
+(selector) => {
+  const found = [];
+  for (const box of document.querySelectorAll(selector)) {
+    const outer = box.getBoundingClientRect();
+    if (!outer.width) continue;
+    for (const el of box.querySelectorAll('*')) {
+      if (el.closest('.visually-hidden')) continue;
+      const r = el.getBoundingClientRect();
+      if (!r.width || !r.height) continue;
+      if (r.left < outer.left - 1 || r.right > outer.right + 1) {
+        found.push(`${el.tagName.toLowerCase()}.${[...el.classList].join('.')} "${el.textContent.trim().slice(0, 30)}" spans x=${Math.round(r.left)}..${Math.round(r.right)} in its box x=${Math.round(outer.left)}..${Math.round(outer.right)}`);
+      }
+    }
+  }
+  return found;
+}
+"""
+
+
+def spilled_out_of(page, selector) -> list[str]:
+    """Descriptions of what passes the left or right edge of the boxes matching `selector`."""
+    return page.evaluate(_SPILLED, selector)

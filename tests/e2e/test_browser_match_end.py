@@ -7,9 +7,17 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from e2e.layout import PHONE, assert_nothing_cut_off
+from e2e.layout import (
+    PHONE,
+    PHONE_ZOOMED_125,
+    PHONE_ZOOMED_150,
+    assert_nothing_cut_off,
+    find_cut_off,
+    spilled_out_of,
+)
 from e2e.match_play import MATCH, everyone_at, play_until
-from e2e.tables import match_of, seat_members, seat_two_members_at_a_japanese_table
+from e2e.tables import _player, match_of, seat_members, seat_two_members_at_a_japanese_table
+from tests.replay_helpers import finished_match
 
 CLOCK_SECONDS = 120  # nobody's clock should run out on a busy machine
 # A Japanese match to 11 lasts about four deals of 37 moves; this leaves room for long ones.
@@ -90,3 +98,32 @@ def test_a_classic_player_who_closes_the_page_is_replaced_by_the_bot_for_the_oth
 
     seat_3 = Seat.objects.get(table_id=table_id, index=3)
     assert seat_3.left_at is not None and seat_3.player.display_name_text == "giorgi"
+
+
+@pytest.mark.parametrize(("screen", "language"), [(PHONE_ZOOMED_125, "ru"), (PHONE_ZOOMED_150, "ka")],
+                         ids=["zoomed-125-ru", "zoomed-150-ka"])
+def test_a_classic_end_with_stakes_and_long_names_fits_a_zoomed_phone(new_person, snap, screen, language):
+    """A visitor opens a finished classic match played for coins, its players named with up to 40
+    letters, on a phone zoomed to 125 % (288 px) in Russian and 150 % (240 px) in Georgian: the
+    end's standings fit the screen (the name "Константинопольский" pushed the page 63 px wider at
+    288 px, and at 240 px the Georgian headings 24 px), and no seat's figures run into the next
+    seat (in the row of seats above the trick "ქულა -730" was wider than its seat at 240 px)."""
+    match, _players = finished_match("classic", ("tamar", "levan", "nino", "dato"), game_type="short", stake=25)
+    for username, name in (("levan", "Константин Константинопольский"),
+                           ("tamar", "ალექსანდრე-გიორგი ბაგრატიონ-მუხრანელი")):
+        player = _player(username)
+        player.display_name = name
+        player.save(update_fields=["display_name"])
+    page = new_person("visitor", locale={"ru": "ru-RU", "ka": "ka-GE"}[language], **screen)
+    page.goto(f"/{language}/tables/{match.table_id}/")
+    standings = page.locator(f"{MATCH} .match-end .standings")
+    expect(standings).to_contain_text("Константинопольский")
+    cut_off = [line for line in find_cut_off(page, allow=[*SCROLLS_BY_ITSELF, ".site-nav ul"])
+               if "scrolls sideways" not in line]  # what it is, not the page's width for a moment (notes)
+    assert cut_off == []
+    # Measured in the page in one step: the socket's first frame may redraw the end meanwhile.
+    box = page.evaluate("() => { const r = document.querySelector('#match .match-end .standings')"
+                        ".getBoundingClientRect(); return {left: r.left, right: r.right}; }")
+    assert box["left"] >= 0 and box["right"] <= screen["viewport"]["width"] + 1, box
+    assert spilled_out_of(page, f"{MATCH} .player") == []
+    snap(page, f"classic-end-{language}")
