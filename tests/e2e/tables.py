@@ -19,6 +19,21 @@ def _player(username):
     return player_for_user(get_user_model().objects.get(username=username))
 
 
+# Display names of up to 40 characters (accounts.Player.display_name), in three scripts: the longest
+# a member may choose, for layouts that must hold them.
+LONG_NAMES = {"tamar": "ალექსანდრე-გიორგი ბაგრატიონ-მუხრანელი", "levan": "Константин Константинопольский",
+              "nino": "ნინო წერეთელი-ჯავახიშვილი", "dato": "Davit Kvaratskhelia-Mamardashvili"}
+
+
+def give_long_names(usernames):
+    """The members named take their LONG_NAMES as display names; returns their players, in order."""
+    players = [_player(username) for username in usernames]
+    for player, username in zip(players, usernames):
+        player.display_name = LONG_NAMES[username]
+        player.save(update_fields=["display_name"])
+    return players
+
+
 def seat_members(variant, usernames, **settings) -> int:
     """A table created by the first member, the others seated in order; returns its id.
     Once every seat is taken the match has started."""

@@ -16,7 +16,13 @@ from e2e.layout import (
     spilled_out_of,
 )
 from e2e.match_play import MATCH, everyone_at, play_until
-from e2e.tables import _player, match_of, seat_members, seat_two_members_at_a_japanese_table
+from e2e.tables import (
+    LONG_NAMES,
+    give_long_names,
+    match_of,
+    seat_members,
+    seat_two_members_at_a_japanese_table,
+)
 from tests.replay_helpers import finished_match
 
 CLOCK_SECONDS = 120  # nobody's clock should run out on a busy machine
@@ -109,15 +115,11 @@ def test_a_classic_end_with_stakes_and_long_names_fits_a_zoomed_phone(new_person
     288 px, and at 240 px the Georgian headings 24 px), and no seat's figures run into the next
     seat (in the row of seats above the trick "ქულა -730" was wider than its seat at 240 px)."""
     match, _players = finished_match("classic", ("tamar", "levan", "nino", "dato"), game_type="short", stake=25)
-    for username, name in (("levan", "Константин Константинопольский"),
-                           ("tamar", "ალექსანდრე-გიორგი ბაგრატიონ-მუხრანელი")):
-        player = _player(username)
-        player.display_name = name
-        player.save(update_fields=["display_name"])
+    give_long_names(["levan", "tamar"])
     page = new_person("visitor", locale={"ru": "ru-RU", "ka": "ka-GE"}[language], **screen)
     page.goto(f"/{language}/tables/{match.table_id}/")
     standings = page.locator(f"{MATCH} .match-end .standings")
-    expect(standings).to_contain_text("Константинопольский")
+    expect(standings).to_contain_text(LONG_NAMES["levan"])
     cut_off = [line for line in find_cut_off(page, allow=[*SCROLLS_BY_ITSELF, ".site-nav ul"])
                if "scrolls sideways" not in line]  # what it is, not the page's width for a moment (notes)
     assert cut_off == []

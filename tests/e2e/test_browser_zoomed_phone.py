@@ -13,6 +13,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from e2e.layout import PHONE_ZOOMED_125, PHONE_ZOOMED_150, assert_nothing_cut_off, words_broken_in
+from e2e.tables import LONG_NAMES, _player, give_long_names
 
 SCREENS = {"zoomed-125": PHONE_ZOOMED_125, "zoomed-150": PHONE_ZOOMED_150}
 # Boxes that scroll sideways by design: wide tables (the Domino Coin ledger, the profile's games),
@@ -47,11 +48,6 @@ def test_every_page_of_the_menu_fits_a_zoomed_phone(new_member, snap, screen, la
     snap(phone, f"last-page-{screen}-{language}")
 
 
-# Display names of up to 40 characters (accounts.Player.display_name), in three scripts.
-LONG_NAMES = {"tamar": "ალექსანდრე-გიორგი ბაგრატიონ-მუხრანელი", "levan": "Константин Константинопольский",
-              "nino": "ნინო წერეთელი-ჯავახიშვილი", "dato": "Davit Kvaratskhelia-Mamardashvili", "ana": "ana"}
-
-
 def tournaments_and_ratings_with_long_names():
     """A running and a finished arena of five players with long names, who are also on the
     Japanese leaderboard."""
@@ -59,12 +55,9 @@ def tournaments_and_ratings_with_long_names():
     from tests.factories import make_player
     from tournaments.models import Participant, Status, Tournament
 
-    players = []
-    for username, name in LONG_NAMES.items():
-        player = make_player(username)
-        player.display_name = name
-        player.save(update_fields=["display_name"])
-        players.append(player)
+    for username in (*LONG_NAMES, "ana"):
+        make_player(username)
+    players = [*give_long_names(list(LONG_NAMES)), _player("ana")]
     now = timezone.now()
     running = Tournament.objects.create(name="Evening arena", variant="japanese", minutes=60, rated=False,
                                         starts_at=now - timedelta(minutes=5), status=Status.RUNNING)
