@@ -46,6 +46,19 @@
   });
   document.addEventListener("DOMContentLoaded", showOfflineNote);
 
+  // On a small or zoomed phone the menu is one row that scrolls sideways (site.css): the
+  // page's own item may lie past the row's edge, and the reader would not see where they are.
+  // Bring it into the row's view, moving the row only (scrollIntoView could move the page too).
+  document.addEventListener("DOMContentLoaded", function () {
+    var current = document.querySelector(".site-nav a[aria-current]");
+    var row = current && current.closest("ul");
+    if (!row || row.scrollWidth <= row.clientWidth) return;
+    var item = current.getBoundingClientRect();
+    var box = row.getBoundingClientRect();
+    if (item.left >= box.left && item.right <= box.right) return;
+    row.scrollLeft += item.left - box.left - (box.width - item.width) / 2;
+  });
+
   // iPhone and iPad Safari install only through Share → Add to Home Screen (and push works
   // there only for a site added so): a short hint, once, until dismissed.
   var HINT_DISMISSED = "joker.installHintDismissed";

@@ -27,7 +27,8 @@ PHONE_ZOOMED_150 = zoomed(PHONE, 1.5)  # 240×493
 # - an element hides part of its own content (overflow hidden/clip) sideways or downwards.
 # Deliberately hidden things are left alone: the 1-pixel "visually hidden" pattern,
 # a skip link parked off the left edge, text truncated with an ellipsis (on one line, or
-# after a few with -webkit-line-clamp), and the
+# after a few with -webkit-line-clamp; an ellipsis counts only in a block, where the browser
+# draws it), a text field's own scrolling, and the
 # subtrees the caller names in `allow` (e.g. a table that scrolls inside its box).
 _FIND_CUT_OFF = """
 (allow) => {
@@ -57,8 +58,12 @@ _FIND_CUT_OFF = """
       const span = `x=${Math.round(rect.left)}..${Math.round(rect.right)}`;
       found.push(`${describe(el)} spans ${span} in a ${width}px viewport`);
     }
+    // An ellipsis ends text only in a block: a flex or grid box with one clips it unmarked.
+    const ellipsis = style.textOverflow === 'ellipsis' && !/flex|grid/.test(style.display);
+    // A text field scrolls its own text under the caret.
+    const field = el.matches('input, textarea');
     const clipsX = ['hidden', 'clip'].includes(style.overflowX) && el.scrollWidth > el.clientWidth + 1
-      && style.textOverflow !== 'ellipsis';
+      && !ellipsis && !field;
     const clipsY = ['hidden', 'clip'].includes(style.overflowY) && el.scrollHeight > el.clientHeight + 1
       && style.webkitLineClamp === 'none';
     if (el !== document.body && (clipsX || clipsY)) {

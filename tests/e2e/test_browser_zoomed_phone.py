@@ -2,9 +2,10 @@
 screen, as Android's browsers and Safari zoom a page): every page a member reaches from the
 site's menu fits, in Georgian and in Russian. None scrolls sideways and nothing is cut off; a
 table too wide for the screen scrolls in its own box; the header leaves most of the first
-screen to the page. (The table itself, at these sizes: test_browser_match_on_a_phone.py.) The
+screen to the page, and its menu (one row that scrolls sideways) shows the page's own item. (The table itself, at these sizes: test_browser_match_on_a_phone.py.) The
 tournament standings, podium and leaderboard fit too with the longest names a member may choose,
-whole words in their headings."""
+whole words in their headings, and so do a player's page headed by such a name and the header
+showing it."""
 
 from datetime import timedelta
 
@@ -33,6 +34,7 @@ def menu_pages(page, language):
 @pytest.mark.parametrize(("screen", "language"), [("zoomed-150", "ka"), ("zoomed-125", "ru")])
 def test_every_page_of_the_menu_fits_a_zoomed_phone(new_member, snap, screen, language):
     phone = new_member("tamar", **SCREENS[screen])
+    give_long_names(["tamar"])  # the header shows the member's name: the longest one may choose
     pages = menu_pages(phone, language)
     # The header (brand, friends and notices, account, languages, menu) leaves the page most of the
     # first screen: at 150 % it took the whole screen, the menu alone four rows.
@@ -45,7 +47,19 @@ def test_every_page_of_the_menu_fits_a_zoomed_phone(new_member, snap, screen, la
         response = phone.goto(path)
         assert response.ok, f"{path}: HTTP {response.status}"
         assert_nothing_cut_off(phone, allow=SCROLLS_BY_ITSELF)
+        assert current_menu_item_off_its_row(phone) is None, path
     snap(phone, f"last-page-{screen}-{language}")
+
+
+def current_menu_item_off_its_row(page):
+    """The page's own menu item, when the menu row (which scrolls sideways here) shows it only
+    in part or not at all: its text, else None."""
+    return page.evaluate("""() => {
+        const item = document.querySelector(".site-nav a[aria-current]");
+        if (!item) return null;
+        const shown = item.getBoundingClientRect(), row = item.closest("ul").getBoundingClientRect();
+        return shown.left >= row.left - 1 && shown.right <= row.right + 1 ? null : item.textContent;
+    }""")
 
 
 def tournaments_and_ratings_with_long_names():
@@ -73,16 +87,20 @@ def tournaments_and_ratings_with_long_names():
 
 # At 125 % every table fits whole. At 150 % the leaderboard's four Georgian headings, whole words,
 # are wider than 240 px („სარეიტინგო მატჩები“): that table scrolls in its own box, never the page.
-MAY_SCROLL_IN_ITS_BOX = {"zoomed-125": set(), "zoomed-150": {"/leaderboard/japanese/"}}
+# A player's page has the profile's table of games by variant, which scrolls in its box at both.
+MAY_SCROLL_IN_ITS_BOX = {"zoomed-125": {"/players/levan/"}, "zoomed-150": {"/leaderboard/japanese/", "/players/levan/"}}
 
 
 @pytest.mark.parametrize(("screen", "language"), [("zoomed-150", "ka"), ("zoomed-125", "ru")])
 def test_standings_podium_and_leaderboard_with_long_names_fit_a_zoomed_phone(new_person, snap, screen, language):
     running, finished = tournaments_and_ratings_with_long_names()
     phone = new_person("visitor", **SCREENS[screen])
-    for path in (f"/tournaments/{running.pk}/", f"/tournaments/{finished.pk}/", "/leaderboard/japanese/"):
+    first_row = (".leaderboard-table tbody tr", LONG_NAMES["tamar"])
+    shows = {f"/tournaments/{running.pk}/": first_row, f"/tournaments/{finished.pk}/": first_row,
+             "/leaderboard/japanese/": first_row, "/players/levan/": ("main h1", LONG_NAMES["levan"])}
+    for path, (selector, name) in shows.items():
         phone.goto(f"/{language}{path}")
-        expect(phone.locator(".leaderboard-table tbody tr").first).to_contain_text(LONG_NAMES["tamar"])
+        expect(phone.locator(selector).first).to_contain_text(name)
         assert_nothing_cut_off(phone, allow=[".site-nav ul", ".table-scroll"])
         if path not in MAY_SCROLL_IN_ITS_BOX[screen]:
             wider = phone.eval_on_selector_all(
