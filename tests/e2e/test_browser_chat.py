@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from e2e.deals import deal_seed
-from e2e.layout import PHONE, assert_nothing_cut_off
+from e2e.layout import PHONE, PHONE_ZOOMED_150, assert_nothing_cut_off
 from e2e.match_play import MATCH
 from e2e.tables import seat_members
 from e2e.test_browser_match_on_a_phone import expect_every_hand_card_within_reach
@@ -269,3 +269,32 @@ def test_on_a_small_phone_the_chats_field_is_within_reach(new_member, snap):
     box = field.bounding_box()
     assert box["y"] >= 0 and box["y"] + box["height"] <= 568, box
     snap(page, "small-phone-ka-chat")
+
+
+_SHOWN_IN_THE_SHEET = """(el) => {
+  const box = el.getBoundingClientRect();
+  const log = document.querySelector('#chat-log').getBoundingClientRect();
+  const sheet = el.closest('.chat-sheet').getBoundingClientRect();
+  const top = Math.max(box.top, log.top, sheet.top, 0), bottom = Math.min(box.bottom, log.bottom, sheet.bottom, innerHeight);
+  return Math.max(0, bottom - top);
+}"""
+
+
+def test_on_a_zoomed_phone_what_was_said_stays_in_sight_above_the_field(new_member, snap):
+    """A 360-px phone zoomed to 150 % (240×493 CSS px) in Georgian: the quick phrases took eight
+    rows, the sheet scrolled to the field, and the log (what the others said, what one just sent)
+    lay above the screen. Now the phrases are one row that scrolls sideways: the message just
+    sent is in sight with the field, and a phrase past the edge is reached by scrolling the row."""
+    page = new_member("nino", **PHONE_ZOOMED_150)
+    table_id = seat_members("japanese", ["nino"], fill_with_bots=True, clock_seconds=120)
+    page.goto(f"/ka/tables/{table_id}/")
+    page.locator("#chat .chat-toggle").click()
+    send_text(page, "გამარჯობა, ბოტო! კარგ თამაშს გისურვებ.")
+    expect(messages(page).last).to_contain_text("გამარჯობა, ბოტო!")
+    shown = messages(page).last.evaluate(_SHOWN_IN_THE_SHEET)
+    assert shown >= 20, f"the message just sent shows {shown:.0f} px of itself"
+    field = page.locator("#chat-text").bounding_box()
+    assert field["y"] + field["height"] <= PHONE_ZOOMED_150["viewport"]["height"], field
+    send_phrase(page, "good_game")  # the row's last phrase: scrolled to, as a finger scrolls the row
+    expect(messages(page).last).to_contain_text("კარგი თამაში იყო!")
+    snap(page, "zoomed-phone-ka-chat")
