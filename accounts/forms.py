@@ -1,5 +1,6 @@
 from django import forms
 from django.conf import settings
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
@@ -21,6 +22,11 @@ class ProfileForm(ModelLabelsAsWritten, forms.ModelForm):
         super().__init__(*args, **kwargs)
         self.fields["language"].required = True
         self.fields["language"].choices = list(settings.LANGUAGES)
+        # A member who never chose reads the page's language: the form offers it, so saving a new
+        # name keeps the page as it is (it offered the first language, and a Russian reader who
+        # saved a name was switched to Georgian).
+        if not self.instance.language:
+            self.initial["language"] = get_language()
         # Each language is named in its own words, which no page language translates.
         self.fields["language"].widget.attrs["translate"] = "no"
 

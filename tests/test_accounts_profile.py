@@ -57,6 +57,18 @@ def test_editing_the_profile_saves_display_name_and_language_and_switches_the_pa
     assert player.display_name == "Tamari B" and player.language == "ka"
 
 
+def test_a_member_who_never_chose_a_language_is_offered_the_pages_own():
+    """Saving a new name from the form as offered keeps the page in the language being read."""
+    member = make_member("tamar")
+    assert Player.objects.get(user=member).language == ""
+    page = body(client_for(member).get("/ru/accounts/profile/"))
+    choices = page[page.index('<select name="language"'):]
+    choices = choices[: choices.index("</select>")]
+    assert '<option value="ru" selected>' in choices and choices.count(" selected>") == 1
+    chosen = client_for(member).get("/ka/accounts/profile/").context["form"]["language"].value()
+    assert chosen == "ka"
+
+
 def test_editing_the_profile_refuses_an_unknown_language():
     member = make_member("tamar", language="en")
     response = client_for(member).post("/en/accounts/profile/", {"display_name": "", "language": "xx"})
