@@ -246,3 +246,28 @@ _SPILLED = """
 def spilled_out_of(page, selector) -> list[str]:
     """Descriptions of what passes the left or right edge of the boxes matching `selector`."""
     return page.evaluate(_SPILLED, selector)
+
+
+# Text wider than its own box, spilling over the box's edge while the box itself stays in place
+# (a word wider than a seat, running into the next seat): the elements matching `selector` and
+# their descendants whose content is wider than they are and not clipped or scrolled.
+_TEXT_PAST_ITS_BOX = """
+(selector) => {
+  const found = [];
+  for (const box of document.querySelectorAll(selector)) {
+    for (const el of [box, ...box.querySelectorAll('*')]) {
+      if (el.closest('.visually-hidden') || !el.clientWidth) continue;
+      if (getComputedStyle(el).overflowX !== 'visible') continue;
+      if (el.scrollWidth > el.clientWidth + 1) {
+        found.push(`${el.tagName.toLowerCase()}.${[...el.classList].join('.')} "${el.textContent.trim().slice(0, 30)}" is ${el.scrollWidth} px wide in its ${el.clientWidth}`);
+      }
+    }
+  }
+  return found;
+}
+"""
+
+
+def text_past_its_box(page, selector) -> list[str]:
+    """Descriptions of the content wider than its box in the elements matching `selector`."""
+    return page.evaluate(_TEXT_PAST_ITS_BOX, selector)
