@@ -1,8 +1,7 @@
 from django import forms
 from django.conf import settings
-from django.utils.translation import get_language
+from django.utils.translation import get_language, ngettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext_lazy
 
 from .languages import ModelLabelsAsWritten
 from .models import AccessToken, Player
