@@ -49,7 +49,8 @@
   // On a small or zoomed phone the menu is one row that scrolls sideways (site.css): the
   // page's own item may lie past the row's edge, and the reader would not see where they are.
   // Bring it into the row's view, moving the row only (scrollIntoView could move the page too).
-  document.addEventListener("DOMContentLoaded", function () {
+  // Again once the web fonts are in: the Georgian font widens the items after the first layout.
+  function showCurrentMenuItem() {
     var current = document.querySelector(".site-nav a[aria-current]");
     var row = current && current.closest("ul");
     if (!row || row.scrollWidth <= row.clientWidth) return;
@@ -57,7 +58,12 @@
     var box = row.getBoundingClientRect();
     if (item.left >= box.left && item.right <= box.right) return;
     row.scrollLeft += item.left - box.left - (box.width - item.width) / 2;
+  }
+  document.addEventListener("DOMContentLoaded", function () {
+    showCurrentMenuItem();
+    if (document.fonts) document.fonts.ready.then(showCurrentMenuItem);
   });
+  window.addEventListener("load", showCurrentMenuItem);
 
   // iPhone and iPad Safari install only through Share → Add to Home Screen (and push works
   // there only for a site added so): a short hint, once, until dismissed.

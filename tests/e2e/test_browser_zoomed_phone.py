@@ -65,6 +65,24 @@ def test_every_rules_page_fits_a_zoomed_phone(new_person, snap, screen, language
     snap(page, f"last-rules-page-{screen}-{language}")
 
 
+def test_the_menu_shows_the_pages_own_item_when_the_font_comes_late(new_member):
+    """The Georgian web font widens the menu's items when it arrives: on a slow network it comes
+    after the page has placed its row, and "პროფილი", the last item, was left past the edge."""
+    import time
+
+    phone = new_member("tamar", **PHONE_ZOOMED_150)
+
+    def slowly(route):
+        time.sleep(1.0)  # the font's answer held back, as on a slow network (not a wait for the page)
+        route.continue_()
+
+    phone.route("**/*.woff2", slowly)
+    phone.goto("/ka/accounts/profile/")
+    phone.wait_for_load_state("load")
+    phone.evaluate("() => document.fonts.ready.then(() => null)")
+    assert current_menu_item_off_its_row(phone) is None
+
+
 def current_menu_item_off_its_row(page):
     """The page's own menu item, when the menu row (which scrolls sideways here) shows it only
     in part or not at all: its text, else None."""
