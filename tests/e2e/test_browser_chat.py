@@ -271,30 +271,46 @@ def test_on_a_small_phone_the_chats_field_is_within_reach(new_member, snap):
     snap(page, "small-phone-ka-chat")
 
 
+# How much of an element of the open chat shows (px, top to bottom): inside the screen, the
+# sheet's box (which scrolls) and, for a message, the log's (which scrolls too).
 _SHOWN_IN_THE_SHEET = """(el) => {
   const box = el.getBoundingClientRect();
-  const log = document.querySelector('#chat-log').getBoundingClientRect();
   const sheet = el.closest('.chat-sheet').getBoundingClientRect();
+  const log = el.closest('#chat-log')?.getBoundingClientRect() || sheet;
   const top = Math.max(box.top, log.top, sheet.top, 0), bottom = Math.min(box.bottom, log.bottom, sheet.bottom, innerHeight);
   return Math.max(0, bottom - top);
 }"""
 
 
-def test_on_a_zoomed_phone_what_was_said_stays_in_sight_above_the_field(new_member, snap):
+LANDSCAPE_PHONE = {"viewport": {"width": 844, "height": 390}, "screen": {"width": 844, "height": 390},
+                   "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+SHORT_SCREENS = {"zoomed-150": (PHONE_ZOOMED_150, "ka", "გამარჯობა, ბოტო! კარგ თამაშს გისურვებ.", "კარგი თამაში იყო!"),
+                 "landscape": (LANDSCAPE_PHONE, "ru", "Привет, бот! Хорошей игры.", "Хорошая игра!")}
+
+
+def _wholly_shown(page, selector):
+    element = page.locator(selector)
+    return element.evaluate(_SHOWN_IN_THE_SHEET) >= element.bounding_box()["height"] - 1
+
+
+@pytest.mark.parametrize("screen", list(SHORT_SCREENS))
+def test_on_a_zoomed_or_sideways_phone_what_was_said_stays_in_sight_above_the_field(new_member, snap, screen):
     """A 360-px phone zoomed to 150 % (240×493 CSS px) in Georgian: the quick phrases took eight
     rows, the sheet scrolled to the field, and the log (what the others said, what one just sent)
-    lay above the screen. Now the phrases are one row that scrolls sideways: the message just
-    sent is in sight with the field, and a phrase past the edge is reached by scrolling the row."""
-    page = new_member("nino", **PHONE_ZOOMED_150)
+    lay above the screen. A phone held sideways (844×390) in Russian: the sheet scrolled too, its
+    heading and × above its top. Now the phrases are one row that scrolls sideways (and the
+    sideways phone's sheet is taller): the message just sent is in sight with the field and the
+    ×, and a phrase past the edge is reached by scrolling the row."""
+    size, language, text, good_game = SHORT_SCREENS[screen]
+    page = new_member("nino", **size)
     table_id = seat_members("japanese", ["nino"], fill_with_bots=True, clock_seconds=120)
-    page.goto(f"/ka/tables/{table_id}/")
+    page.goto(f"/{language}/tables/{table_id}/")
     page.locator("#chat .chat-toggle").click()
-    send_text(page, "გამარჯობა, ბოტო! კარგ თამაშს გისურვებ.")
-    expect(messages(page).last).to_contain_text("გამარჯობა, ბოტო!")
+    send_text(page, text)
+    expect(messages(page).last).to_contain_text(text)
     shown = messages(page).last.evaluate(_SHOWN_IN_THE_SHEET)
     assert shown >= 20, f"the message just sent shows {shown:.0f} px of itself"
-    field = page.locator("#chat-text").bounding_box()
-    assert field["y"] + field["height"] <= PHONE_ZOOMED_150["viewport"]["height"], field
+    assert _wholly_shown(page, "#chat-text") and _wholly_shown(page, "#chat .chat-close")
     send_phrase(page, "good_game")  # the row's last phrase: scrolled to, as a finger scrolls the row
-    expect(messages(page).last).to_contain_text("კარგი თამაში იყო!")
-    snap(page, "zoomed-phone-ka-chat")
+    expect(messages(page).last).to_contain_text(good_game)
+    snap(page, f"{screen}-{language}-chat")
