@@ -17,6 +17,22 @@
     return Number(element.getAttribute(attribute)) + (Date.now() - Number(element.dataset.quickplayArrived)) / 1000;
   }
 
+  // The offer asks for a choice against a countdown: on a phone its buttons lay below the
+  // screen's edge while the player watched the wait. When it appears to a player looking at the
+  // wait (the panel on the screen, not scrolled away to the lobby), the page moves just enough
+  // to show its buttons.
+  let offerShown = false;
+  function showOffer() {
+    const offer = document.querySelector("[data-quickplay-offer]:not([hidden])");
+    if (!offer) { offerShown = false; return; }
+    if (offerShown) return;
+    offerShown = true;
+    const panel = offer.closest(".quickplay-panel").getBoundingClientRect();
+    const watched = panel.bottom > 0 && panel.top < window.innerHeight;
+    const buttons = offer.querySelector(".quickplay-offer-buttons");
+    if (watched && buttons) buttons.scrollIntoView({ block: "nearest" });
+  }
+
   function tick() {
     const go = document.querySelector("[data-quickplay-go]");
     if (go && !go.dataset.quickplayGoing) {
@@ -40,6 +56,7 @@
         if (before) before.hidden = true;
       }
     });
+    showOffer();
     document.querySelectorAll("[data-quickplay-range]").forEach(function (element) {
       const rating = Number(element.getAttribute("data-quickplay-range"));
       const waited = Math.floor(since(element, "data-waited"));
