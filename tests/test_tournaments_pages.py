@@ -199,3 +199,16 @@ def test_the_profile_counts_tournament_wins_and_podiums():
     assert "1 tournament won · 1 podium" in winner and "place 1" in winner
     assert "0 tournaments won · 1 podium" in Client().get("/en/players/levan/").content.decode()
     assert "Побед в турнирах: 1" in Client().get("/ru/players/tamar/").content.decode()
+
+
+@pytest.mark.parametrize("language", ["ka", "ru", "en"])
+def test_the_time_left_is_one_piece_that_no_line_parts(language):
+    from django.utils import translation
+
+    from tournaments.templatetags.tournament_tags import time_left
+
+    with translation.override(language):
+        for minutes in (7, 125):
+            text = time_left(timezone.now() + timedelta(minutes=minutes, seconds=-30))
+            assert " " not in text and "\N{NO-BREAK SPACE}" in text, text
+            assert str(minutes % 60).zfill(2 if minutes >= 60 else 1) in text

@@ -9,11 +9,15 @@ register = template.Library()
 
 @register.filter
 def time_left(moment) -> str:
-    """Whole minutes from now until `moment` (at least 0), as hours and minutes."""
+    """Whole minutes from now until `moment` (at least 0), as hours and minutes, in one piece:
+    its spaces do not break, so a narrow screen never parts a number from its unit
+    ("2 სთ" on one line, "00 წთ" on the next)."""
     minutes = max(0, int((moment - timezone.now()).total_seconds() + 59) // 60)
     if minutes >= 60:
-        return _("%(hours)s h %(minutes)02d min") % {"hours": minutes // 60, "minutes": minutes % 60}
-    return _("%(minutes)s min") % {"minutes": minutes}
+        text = _("%(hours)s h %(minutes)02d min") % {"hours": minutes // 60, "minutes": minutes % 60}
+    else:
+        text = _("%(minutes)s min") % {"minutes": minutes}
+    return text.replace(" ", "\N{NO-BREAK SPACE}")
 
 
 @register.inclusion_tag("tournaments/_profile.html")
