@@ -20,6 +20,8 @@ def zoomed(phone, zoom):
 
 PHONE_ZOOMED_125 = zoomed(PHONE, 1.25)  # 288×592
 PHONE_ZOOMED_150 = zoomed(PHONE, 1.5)  # 240×493
+# A phone held sideways (a 390×844 phone turned): 390 px tall.
+PHONE_LANDSCAPE = PHONE | {"viewport": {"width": 844, "height": 390}, "screen": {"width": 844, "height": 390}}
 
 # Finds what a person on this screen could not fully see or reach:
 # - the page scrolls sideways;

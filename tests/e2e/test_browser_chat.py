@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from e2e.deals import deal_seed
-from e2e.layout import PHONE, PHONE_ZOOMED_150, assert_nothing_cut_off
+from e2e.layout import PHONE, PHONE_LANDSCAPE, PHONE_ZOOMED_150, assert_nothing_cut_off
 from e2e.match_play import MATCH
 from e2e.tables import seat_members
 from e2e.test_browser_match_on_a_phone import expect_every_hand_card_within_reach
@@ -282,10 +282,8 @@ _SHOWN_IN_THE_SHEET = """(el) => {
 }"""
 
 
-LANDSCAPE_PHONE = {"viewport": {"width": 844, "height": 390}, "screen": {"width": 844, "height": 390},
-                   "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
 SHORT_SCREENS = {"zoomed-150": (PHONE_ZOOMED_150, "ka", "გამარჯობა, ბოტო! კარგ თამაშს გისურვებ.", "კარგი თამაში იყო!"),
-                 "landscape": (LANDSCAPE_PHONE, "ru", "Привет, бот! Хорошей игры.", "Хорошая игра!")}
+                 "landscape": (PHONE_LANDSCAPE, "ru", "Привет, бот! Хорошей игры.", "Хорошая игра!")}
 
 
 def _wholly_shown(page, selector):
