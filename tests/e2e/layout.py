@@ -223,20 +223,27 @@ def words_broken_in(page, selector) -> list[str]:
     return page.evaluate(_WORDS_BROKEN, selector)
 
 
-# What reaches out of its box: for each element matching `selector`, the visible descendants
-# whose box passes its left or right edge (one seat's figures running into the next seat's).
-_SPILLED = """
-(selector) => {
+# What runs past the edge of a box, for each element matching `selector`, in one of two ways:
+# "boxes", the visible descendants whose own box passes its left or right edge (one seat's
+# figures running into the next seat's); "content", the box and its descendants whose content is
+# wider than they are and neither clipped nor scrolled (a word wider than a seat: the element's
+# own box stays in place, so only its content shows it).
+_PAST_THE_EDGE = """
+([selector, measure]) => {
   const found = [];
+  const name = (el) => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')} "${el.textContent.trim().slice(0, 30)}"`;
   for (const box of document.querySelectorAll(selector)) {
     const outer = box.getBoundingClientRect();
-    if (!outer.width) continue;
-    for (const el of box.querySelectorAll('*')) {
+    if (measure === 'boxes' && !outer.width) continue;
+    for (const el of measure === 'boxes' ? box.querySelectorAll('*') : [box, ...box.querySelectorAll('*')]) {
       if (el.closest('.visually-hidden')) continue;
-      const r = el.getBoundingClientRect();
-      if (!r.width || !r.height) continue;
-      if (r.left < outer.left - 1 || r.right > outer.right + 1) {
-        found.push(`${el.tagName.toLowerCase()}.${[...el.classList].join('.')} "${el.textContent.trim().slice(0, 30)}" spans x=${Math.round(r.left)}..${Math.round(r.right)} in its box x=${Math.round(outer.left)}..${Math.round(outer.right)}`);
+      if (measure === 'boxes') {
+        const r = el.getBoundingClientRect();
+        if (r.width && r.height && (r.left < outer.left - 1 || r.right > outer.right + 1)) {
+          found.push(`${name(el)} spans x=${Math.round(r.left)}..${Math.round(r.right)} in its box x=${Math.round(outer.left)}..${Math.round(outer.right)}`);
+        }
+      } else if (el.clientWidth && getComputedStyle(el).overflowX === 'visible' && el.scrollWidth > el.clientWidth + 1) {
+        found.push(`${name(el)} is ${el.scrollWidth} px wide in its ${el.clientWidth}`);
       }
     }
   }
@@ -247,29 +254,9 @@ _SPILLED = """
 
 def spilled_out_of(page, selector) -> list[str]:
     """Descriptions of what passes the left or right edge of the boxes matching `selector`."""
-    return page.evaluate(_SPILLED, selector)
-
-
-# Text wider than its own box, spilling over the box's edge while the box itself stays in place
-# (a word wider than a seat, running into the next seat): the elements matching `selector` and
-# their descendants whose content is wider than they are and not clipped or scrolled.
-_TEXT_PAST_ITS_BOX = """
-(selector) => {
-  const found = [];
-  for (const box of document.querySelectorAll(selector)) {
-    for (const el of [box, ...box.querySelectorAll('*')]) {
-      if (el.closest('.visually-hidden') || !el.clientWidth) continue;
-      if (getComputedStyle(el).overflowX !== 'visible') continue;
-      if (el.scrollWidth > el.clientWidth + 1) {
-        found.push(`${el.tagName.toLowerCase()}.${[...el.classList].join('.')} "${el.textContent.trim().slice(0, 30)}" is ${el.scrollWidth} px wide in its ${el.clientWidth}`);
-      }
-    }
-  }
-  return found;
-}
-"""
+    return page.evaluate(_PAST_THE_EDGE, [selector, "boxes"])
 
 
 def text_past_its_box(page, selector) -> list[str]:
     """Descriptions of the content wider than its box in the elements matching `selector`."""
-    return page.evaluate(_TEXT_PAST_ITS_BOX, selector)
+    return page.evaluate(_PAST_THE_EDGE, [selector, "content"])
