@@ -17,10 +17,11 @@ FAMILIAR_RU = re.compile(r"(?i)(?<![а-яё])(?:ты|тебе|тебя|тобо�
                          r"|(?<![а-яё])(?!лишь)[а-яё]+(?:ешь|ёшь|ишь)(?![а-яё])")
 # Georgian: შენ and its forms, and the commonest second person singular verbs (ხარ, გაქვს, შეგიძლია,
 # გჭირდება, იცი, გახსოვს), which take -თ in the polite register; and the familiar forms once found
-# in the table's own words (თქვი, დაასახელე, წაიღებ, შექმენი...: each wants its -თ).
+# in the table's own words and the home page's (თქვი, დაასახელე, წაიღებ, შექმენი, თამაშობ, იყავი...:
+# each wants its -თ).
 FAMILIAR_KA = re.compile(r"(?<![ა-ჰ])(?:შენ|შენი|შენს|შენმა|შენია|შენიც|შენთვის|შენზე|ხარ|გაქვს|შეგიძლია|"
                          r"გჭირდება|იცი|გახსოვს|თქვი|დაასახელე|წაიღებ|გამოიყენე|დანებდები|დარეგისტრირდი|"
-                         r"შეავსე|შექმენი|მოხსენი|ითამაშო)(?![ა-ჰ])")
+                         r"შეავსე|შექმენი|მოხსენი|ითამაშო|თამაშობ|იყავი)(?![ა-ჰ])")
 FAMILIAR = {"ru": FAMILIAR_RU, "ka": FAMILIAR_KA}
 PLAYERS_TO_EACH_OTHER = {"chat"}  # quick phrases: one player to another
 
