@@ -22,6 +22,7 @@ from accounts.languages import in_language, page_socket_language
 from games.frames import UnreadableFrame, read_json_object, reply_to
 from games.socket_parts import PagePart, ProgramPart
 from joker_site.db_threads import in_thread
+from joker_site.page_gone import DropFramesToAPageGone
 from joker_site.refusals import Refusal
 
 from . import services
@@ -147,7 +148,7 @@ async def answer_chat_frame(connection, kind: str, data: dict, say):
     return None
 
 
-class PlaceChatConsumer(AsyncWebsocketConsumer):
+class PlaceChatConsumer(DropFramesToAPageGone, AsyncWebsocketConsumer):
     """The chat of a place (`ws/chat/<kind>/<id>/`, e.g. a tournament's page): everyone reads;
     who may write is the place's rule (services.post_in_place)."""
 

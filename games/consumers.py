@@ -19,6 +19,7 @@ from accounts.sockets import MemberSocket
 from joker_site.db_outage import DatabaseUnavailable
 from joker_site.db_threads import in_thread, move_in_thread, unless_database_away
 from joker_site.frame_budget import BudgetedFrames
+from joker_site.page_gone import DropFramesToAPageGone
 from joker_site.refetch import RefetchAtMostEverySecond
 from joker_site.refusals import Refusal
 
@@ -41,7 +42,7 @@ log = logging.getLogger(__name__)
 
 
 class LobbyConsumer(RefetchAtMostEverySecond, DispatchWithoutHop, BudgetedFrames, MemberSocket,
-                    AsyncWebsocketConsumer):
+                    DropFramesToAPageGone, AsyncWebsocketConsumer):
     """Tells the lobby page to refetch its list (with its own filters and rights), at most once
     a second (joker_site/refetch.py): spectators coming and going and matches moving on do not
     make every lobby refetch for each of them."""
@@ -72,7 +73,8 @@ class LobbyConsumer(RefetchAtMostEverySecond, DispatchWithoutHop, BudgetedFrames
         await self.send(text_data=html)
 
 
-class TableConsumer(DispatchWithoutHop, BudgetedFrames, AdviceBesideTheQueue, MemberSocket, AsyncWebsocketConsumer):
+class TableConsumer(DispatchWithoutHop, BudgetedFrames, AdviceBesideTheQueue, MemberSocket,
+                    DropFramesToAPageGone, AsyncWebsocketConsumer):
     """One browser tab at a table: the waiting room, then the live match.
 
     Incoming frames are htmx ws-send JSON: {"type": "act", "version": N, "play"/"bid"/"trump": ...},

@@ -33,6 +33,7 @@ from accounts.sockets import (
 from joker_site.db_outage import DatabaseUnavailable
 from joker_site.db_threads import in_thread, move_in_thread, unless_database_away
 from joker_site.frame_budget import BudgetedFrames
+from joker_site.page_gone import DropFramesToAPageGone
 from joker_site.refusals import Refusal  # every service's refusals are one, sent as they are
 
 from . import live
@@ -134,7 +135,8 @@ class TokenOrSameOrigin:
                 and validate_host(host_name, settings.ALLOWED_HOSTS))
 
 
-class PlayConsumer(DispatchWithoutHop, BudgetedFrames, AdviceBesideTheQueue, AsyncWebsocketConsumer):
+class PlayConsumer(DispatchWithoutHop, BudgetedFrames, AdviceBesideTheQueue,
+                   DropFramesToAPageGone, AsyncWebsocketConsumer):
     """One program's connection: any number of tables, one seat at each (and its parts,
     games/socket_parts.py: the quick play queue, quickplay/protocol.py; the table chat,
     chat/sockets.py)."""

@@ -17,6 +17,7 @@ from accounts.languages import page_socket_language
 from accounts.sockets import MemberSocket
 from joker_site.db_threads import in_thread
 from joker_site.frame_budget import BudgetedFrames
+from joker_site.page_gone import DropFramesToAPageGone
 
 from . import presence
 from .rendering import friends_fragments, notices_fragment
@@ -25,7 +26,7 @@ CLOSE_NOT_A_MEMBER = 4403
 COALESCE_SECONDS = 0.3  # a page moving to the next one closes and opens at once: render once
 
 
-class NoticesConsumer(BudgetedFrames, MemberSocket, AsyncWebsocketConsumer):
+class NoticesConsumer(BudgetedFrames, MemberSocket, DropFramesToAPageGone, AsyncWebsocketConsumer):
     async def connect(self):
         from accounts.players import player_for_scope
 

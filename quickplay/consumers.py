@@ -19,6 +19,7 @@ from accounts.sockets import MemberSocket
 from joker_site import heartbeat
 from joker_site.db_threads import in_thread
 from joker_site.frame_budget import BudgetedFrames
+from joker_site.page_gone import DropFramesToAPageGone
 
 from . import services
 from .models import EntryStatus, QueueEntry
@@ -64,7 +65,7 @@ def forget_waiting_players() -> None:
     _waiting_players.forget()
 
 
-class QuickPlayConsumer(BudgetedFrames, MemberSocket, AsyncWebsocketConsumer):
+class QuickPlayConsumer(BudgetedFrames, MemberSocket, DropFramesToAPageGone, AsyncWebsocketConsumer):
     async def connect(self):
         from accounts.players import player_for_scope
 

@@ -34,12 +34,18 @@ def session_cookie_for(player):
     return f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}"
 
 
-async def connect(table_id, player, language="en"):
-    # Like a browser: no Referer on a websocket handshake; the page puts its language in the address.
+async def handshake_headers(player) -> list[tuple[bytes, bytes]]:
+    """A browser's handshake headers for this player (no cookie for None): no Referer on a
+    websocket handshake; the page puts its language in the address."""
     headers = [(b"origin", b"http://testserver"), (b"host", b"testserver")]
     if player is not None:
         cookie = await sync_to_async(session_cookie_for)(player)
         headers.append((b"cookie", cookie.encode()))
+    return headers
+
+
+async def connect(table_id, player, language="en"):
+    headers = await handshake_headers(player)
     communicator = WebsocketCommunicator(application, f"/ws/table/{table_id}/?lang={language}", headers=headers)
     connected, _ = await communicator.connect()
     assert connected

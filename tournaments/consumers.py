@@ -19,6 +19,7 @@ from games.socket_parts import PagePart
 from joker_site import heartbeat
 from joker_site.db_threads import in_thread
 from joker_site.frame_budget import BudgetedFrames
+from joker_site.page_gone import DropFramesToAPageGone
 from joker_site.refetch import RefetchAtMostEverySecond
 
 from . import services
@@ -58,7 +59,8 @@ def _go_signal(language: str, tournament_id: int) -> str:
     return render_to_string("tournaments/_go_signal.html", {"lang": language, "tournament_id": tournament_id})
 
 
-class TournamentConsumer(RefetchAtMostEverySecond, BudgetedFrames, MemberSocket, AsyncWebsocketConsumer):
+class TournamentConsumer(RefetchAtMostEverySecond, BudgetedFrames, MemberSocket,
+                         DropFramesToAPageGone, AsyncWebsocketConsumer):
     async def connect(self):
         from accounts.players import player_for_scope
 

@@ -1,0 +1,63 @@
+"""A page that closes while its socket is still answering is counted as gone
+(joker_site/page_gone.py): the frame meant for it is dropped, and the disconnect that
+follows runs as for any other page. Once, a table page closed while its first frame was
+being drawn; Daphne refused the frame, the consumer died with it, and the seat stayed
+"connected" for good: the others never saw the player go and no bot took the seat."""
+
+import inspect
+
+import pytest
+from asgiref.sync import sync_to_async
+from autobahn.exception import Disconnected
+from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.testing import WebsocketCommunicator
+
+from games.models import Seat
+from joker_site.asgi import application
+from joker_site.page_gone import DropFramesToAPageGone
+from tests.live_clients import handshake_headers
+from tests.replay_helpers import seated_match
+
+
+async def closed_before_its_first_frame(scope, receive, send):
+    """The site, served to a page that closed before the first frame reached it: the
+    server refuses every frame as Daphne does on a closed connection."""
+
+    async def refusing_frames(message):
+        if message["type"] == "websocket.send":
+            raise Disconnected("Attempt to send on a closed protocol")
+        await send(message)
+
+    await application(scope, receive, refusing_frames)
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_seat_whose_page_closes_while_the_table_is_drawn_is_counted_as_gone():
+    match, players = await sync_to_async(seated_match)("japanese", ("tamar", "levan"), target=11)
+    page = WebsocketCommunicator(closed_before_its_first_frame, f"/ws/table/{match.table_id}/?lang=en",
+                                 headers=await handshake_headers(players[1]))
+    connected, _ = await page.connect(timeout=10)
+    assert connected
+    await page.disconnect(timeout=10)  # the server's websocket.disconnect, which Daphne queues after
+
+    seat = await sync_to_async(Seat.objects.get)(table_id=match.table_id, player=players[1])
+    assert seat.connections == 0
+    assert seat.disconnected_at is not None  # the grace has begun: the others see the player gone
+
+
+def _consumers_of_ours(cls=AsyncWebsocketConsumer):
+    for sub in cls.__subclasses__():
+        if not sub.__module__.startswith(("tests.", "channels.")):
+            yield sub
+        yield from _consumers_of_ours(sub)
+
+
+def test_every_socket_of_the_site_drops_frames_to_a_page_gone():
+    import joker_site.asgi  # noqa: F401  (every consumer is imported with the routes)
+
+    consumers = set(_consumers_of_ours())
+    assert len(consumers) >= 7, consumers
+    missing = [f"{inspect.getmodule(c).__name__}.{c.__name__}" for c in consumers
+               if not issubclass(c, DropFramesToAPageGone)]
+    assert missing == []
