@@ -1,3 +1,5 @@
+import re
+
 from django import forms
 from django.utils.translation import gettext, npgettext
 from django.utils.translation import gettext_lazy as _
@@ -28,10 +30,20 @@ def clock_presets():
 
 
 def clock_label(move_seconds: int, bank_seconds: int) -> str:
-    """A table's clock in a few words: "25 s a move + 150 s bank", "60 s a move"."""
+    """A table's clock in a few words: "25 s a move + 150 s bank", "60 s a move" (the table
+    form's presets, a tournament's facts). A number keeps its unit on its line: at 240 px
+    the Georgian words broke between "150" and "წმ"."""
     if bank_seconds:
-        return gettext("%(move)s s a move + %(bank)s s bank") % {"move": move_seconds, "bank": bank_seconds}
-    return gettext("%(move)s s a move") % {"move": move_seconds}
+        words = gettext("%(move)s s a move + %(bank)s s bank") % {"move": move_seconds, "bank": bank_seconds}
+    else:
+        words = gettext("%(move)s s a move") % {"move": move_seconds}
+    return numbers_keep_their_units(words)
+
+
+def numbers_keep_their_units(words: str) -> str:
+    """The space after a number made one that does not break, so a line never ends between a
+    number and its unit ("150" and "წმ", "60" and "წუთი") on a narrow screen."""
+    return re.sub(r"(?<=\d) ", "\N{NO-BREAK SPACE}", words)
 
 
 def japanese_target_choices():

@@ -1,6 +1,7 @@
 """A fair clock: a move time plus a bank per seat, spent only past the move time; the server
 moves for a player only once both ran out (games/services/clocks.py)."""
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -179,3 +180,23 @@ def test_a_table_form_sent_without_the_bank_makes_a_table_without_one(client):
                                                "visibility": "open", "clock_seconds": "30"})
     table = Table.objects.get()
     assert response.status_code == 302 and (table.clock_seconds, table.bank_seconds) == (30, 0)
+
+
+@pytest.mark.parametrize("language", ["ka", "ru", "en"])
+def test_a_clocks_numbers_keep_their_units_on_the_presets_and_in_a_tournaments_facts(language):
+    # At 240 px the Georgian "სვლაზე 25 წმ + 150 წმ მარაგი" broke between "150" and "წმ".
+    from django.template.loader import render_to_string
+    from django.utils import translation
+
+    from tournaments.models import Tournament
+
+    arena = Tournament(variant="japanese", minutes=60, clock_seconds=MOVE, bank_seconds=BANK)
+    with translation.override(language):
+        presets = [label for _move, _bank, label in clock_presets()]
+        facts = render_to_string("tournaments/_facts.html", {"t": arena})
+    unit = {"ka": "წმ", "ru": "с", "en": "s"}[language]
+    assert f"{MOVE}\N{NO-BREAK SPACE}{unit}" in facts and f"{BANK}\N{NO-BREAK SPACE}{unit}" in facts
+    for words in presets:
+        assert re.search(rf"\d\N{{NO-BREAK SPACE}}{unit}\b", words), words
+        assert not re.search(r"\d ", words), words
+    assert not re.search(r"\d ", facts), facts  # the minutes too: "60 წუთი"

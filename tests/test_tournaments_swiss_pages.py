@@ -44,7 +44,7 @@ def test_the_list_shows_a_swiss_with_its_rounds_and_the_round_being_played():
     upcoming, running = a_swiss(rounds=5, name="Coming Swiss"), a_swiss(name="Running Swiss")
     started_with_three(running)
     page = Client().get("/en/tournaments/").content.decode()
-    assert "Coming Swiss" in page and "Swiss · 5 rounds" in page
+    assert "Coming Swiss" in page and "Swiss · 5\N{NO-BREAK SPACE}rounds" in page
     assert "Round 1 of 3" in page
     assert "Тур 1 из 3" in Client().get("/ru/tournaments/").content.decode()
     assert upcoming.pk

@@ -1,4 +1,5 @@
-"""How long until a tournament starts or ends, in the page's language ("1 h 05 min", "7 min")."""
+"""Tournament words in the page's language: how long until a tournament starts or ends ("1 h 05 min",
+"7 min"), the clock of its tables, a profile's tournaments."""
 
 from django import template
 from django.utils import timezone
@@ -18,6 +19,22 @@ def time_left(moment) -> str:
     else:
         text = _("%(minutes)s min") % {"minutes": minutes}
     return text.replace(" ", "\N{NO-BREAK SPACE}")
+
+
+@register.filter(is_safe=True)
+def numbers_keep_their_units(words: str) -> str:
+    """A tournament's facts with each number joined to its unit (games/forms.py)."""
+    from games.forms import numbers_keep_their_units as joined
+
+    return joined(words)
+
+
+@register.filter
+def clock_words(tournament) -> str:
+    """The clock of a tournament's tables in the words a table's clock is given everywhere."""
+    from games.forms import clock_label
+
+    return clock_label(tournament.clock_seconds, tournament.bank_seconds)
 
 
 @register.inclusion_tag("tournaments/_profile.html")
