@@ -1,6 +1,6 @@
 """The replay in a real browser on a phone: stepping with buttons and arrow keys
 (htmx swaps the board in place and the address follows), nothing cut off at 360 px, nor at
-240 px (the phone zoomed to 150 %)."""
+240 px (the phone zoomed to 150 %), a Japanese replay's table columns included."""
 
 import random
 import re
@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from e2e.layout import PHONE, PHONE_ZOOMED_150, assert_nothing_cut_off
+from e2e.layout import PHONE, PHONE_ZOOMED_150, assert_nothing_cut_off, text_past_its_box
 from games.replay import deal_starts, step_places
 from games.services.matches import abort
 from tests.replay_helpers import fresh, play_moves, seated_match
@@ -75,3 +75,17 @@ def test_classic_replay_fits_a_phone_screen(new_person, snap, screen):
     viewer.goto(f"/ka/tables/{match.table_id}/fairness/")
     assert_nothing_cut_off(viewer, allow=(".recipe", *SCROLLING_BOXES))
     snap(viewer, f"deal-checks-{screen}")
+
+
+def test_a_japanese_replay_fits_a_zoomed_phone_in_russian(new_person, snap):
+    """At 240 px each of the five table columns is narrower than a card: the cards ran 9 px into
+    the next column and the last past its seat. They take the column's width."""
+    match, _players = seated_match("japanese", ("tamar", "levan"), target=21)
+    abort(fresh(match).pk, "browser test")
+    viewer = new_person("viewer", locale="ru-RU", **PHONE_ZOOMED_150)
+    viewer.goto(f"/ru/tables/{match.table_id}/replay/")
+    expect(viewer.locator("#replay")).to_have_attribute("data-step", "0")
+    expect(viewer.locator(".replay-column .replay-up").first).to_be_visible()
+    assert_nothing_cut_off(viewer, allow=SCROLLING_BOXES)
+    assert text_past_its_box(viewer, ".replay-seat") == []
+    snap(viewer, "japanese-zoomed-150-ru")
