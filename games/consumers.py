@@ -90,6 +90,13 @@ class TableConsumer(DispatchWithoutHop, BudgetedFrames, AdviceBesideTheQueue, Me
         except DatabaseUnavailable:  # said once per outage; htmx opens the socket again
             self.closing = True
             await self.close(code=CLOSE_TRY_AGAIN_LATER)
+        except Exception:
+            # A fault of ours while the page opens: closed, the page opens it again. Raised, it
+            # would end the consumer before its disconnect ran, and the seat counted as
+            # connected would stay so (joker_site/page_gone.py).
+            log.exception("table %s: a page's socket failed to open", getattr(self, "table_id", "?"))
+            self.closing = True
+            await self.close(code=CLOSE_TRY_AGAIN_LATER)
 
     async def _connect(self):
         from accounts.players import player_for_scope

@@ -2,7 +2,9 @@
 (joker_site/page_gone.py): the frame meant for it is dropped, and the disconnect that
 follows runs as for any other page. Once, a table page closed while its first frame was
 being drawn; Daphne refused the frame, the consumer died with it, and the seat stayed
-"connected" for good: the others never saw the player go and no bot took the seat."""
+"connected" for good: the others never saw the player go and no bot took the seat. A fault of
+ours while a table page opens closes its socket (the page opens it again) rather than end the
+consumer the same way."""
 
 import inspect
 from pathlib import Path
@@ -66,3 +68,25 @@ def test_every_socket_of_the_site_drops_frames_to_a_page_gone():
     missing = [f"{inspect.getmodule(c).__name__}.{c.__name__}" for c in consumers
                if not issubclass(c, DropFramesToAPageGone)]
     assert missing == []
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_seat_whose_page_fails_to_open_by_a_fault_of_ours_is_closed_and_counted_as_gone(monkeypatch):
+    from games.consumers import CLOSE_TRY_AGAIN_LATER, TableConsumer
+
+    async def drawing_fails(self):
+        raise RuntimeError("a fault while the table is drawn")
+
+    monkeypatch.setattr(TableConsumer, "send_state", drawing_fails)
+    match, players = await sync_to_async(seated_match)("japanese", ("tamar", "levan"), target=11)
+    page = WebsocketCommunicator(application, f"/ws/table/{match.table_id}/?lang=en",
+                                 headers=await handshake_headers(players[1]))
+    connected, _ = await page.connect(timeout=10)
+    assert connected
+    closed = await page.receive_output(timeout=10)
+    assert closed == {"type": "websocket.close", "code": CLOSE_TRY_AGAIN_LATER}  # the page opens it again
+    await page.disconnect(timeout=10)
+
+    seat = await sync_to_async(Seat.objects.get)(table_id=match.table_id, player=players[1])
+    assert seat.connections == 0 and seat.disconnected_at is not None
