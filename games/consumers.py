@@ -358,7 +358,7 @@ def parse_browser_frame(text_data) -> dict:
 
 ADVICE_FRAMES = ("hint", "review")
 CLOSE_WATCH_REFUSED = 4403
-CLOSE_TRY_AGAIN_LATER = 1013  # the database was away when the socket opened
+CLOSE_TRY_AGAIN_LATER = 1013  # the database was away, or a fault of ours, when the socket opened
 
 
 def _refusal_fragment(table_id, player, refusal, language) -> str:
