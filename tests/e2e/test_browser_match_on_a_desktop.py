@@ -17,17 +17,20 @@ SCREENS = {"laptop": {"viewport": {"width": 1366, "height": 768}},
 HAND_CARD_HEIGHT = {"laptop": 102, "monitor": 128}  # CSS px: 6.4rem and 8rem
 SCROLLS_BY_ITSELF = [".score-scroll"]
 
-_BOX = "(element) => { const r = element.getBoundingClientRect(); return {top: r.top, bottom: r.bottom}; }"
+# Measured in the page in one step: a notice may redraw the table between finding an element and
+# measuring it (a bot's bid did, and the hand's card found had no box any more).
+_BOX = """(selector) => { const r = document.querySelector(selector).getBoundingClientRect();
+    return {top: r.top, bottom: r.bottom, height: r.height}; }"""
 
 
 def box(page, selector):
-    return page.locator(selector).first.evaluate(_BOX)
+    return page.evaluate(_BOX, selector)
 
 
 def check_the_table(page, screen):
     assert_nothing_cut_off(page, allow=SCROLLS_BY_ITSELF)
     assert trick_cards_out_of_place(page) == []
-    hand_card = page.locator(f"{MATCH} .hand .card").first.bounding_box()
+    hand_card = box(page, f"{MATCH} .hand .card")
     assert hand_card["height"] >= HAND_CARD_HEIGHT[screen] - 1, hand_card
     if screen == "monitor":  # a laptop's browser shows less than its 768 px: the player scrolls there
         table = box(page, MATCH)
