@@ -14,6 +14,11 @@ PHRASES = {
     "good_game": pgettext_lazy("chat phrase", "Good game!"),
 }
 
+# What is said to the others at one table, about its trick or its turn: no phrase of a place's
+# chat (a tournament's page), whose readers play at different tables or at none.
+AT_ONE_TABLE = ("nice_trick", "one_moment", "hurry_please")
+PLACE_PHRASES = {key: words for key, words in PHRASES.items() if key not in AT_ONE_TABLE}
+
 
 def phrase_text(key: str) -> str:
     """The phrase in the active language (a key no longer known reads as itself)."""

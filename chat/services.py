@@ -33,7 +33,7 @@ from joker_site.refusals import Refusal
 
 from . import wordfilter
 from .models import ChatMessage, ChatReport, Room
-from .phrases import PHRASES, phrase_text
+from .phrases import PHRASES, PLACE_PHRASES, phrase_text
 
 MAX_TEXT = ChatMessage._meta.get_field("text").max_length  # 200
 HISTORY_LENGTH = 50
@@ -89,12 +89,12 @@ def room_for(table_id: int, player) -> str:
 
 # --- checking what was sent -------------------------------------------------------------
 
-def read_input(phrase, text) -> tuple[str, str]:
-    """(phrase key, text): exactly one of them, each well-formed."""
+def read_input(phrase, text, phrases=PHRASES) -> tuple[str, str]:
+    """(phrase key, text): exactly one of them, each well-formed; a phrase one of `phrases`."""
     if phrase is not None and text is not None:
         raise ChatRefusal("bad_chat", _("Send a quick phrase or a text, not both."))
     if phrase is not None:
-        if not isinstance(phrase, str) or phrase not in PHRASES:
+        if not isinstance(phrase, str) or phrase not in phrases:
             raise ChatRefusal("unknown_phrase", _("There is no such quick phrase."))
         return phrase, ""
     if text is None:
@@ -165,7 +165,7 @@ def post(table_id, player, phrase=None, text=None, from_channel=None) -> ChatMes
 def post_in_place(place, player, phrase=None, text=None, from_channel=None) -> ChatMessage:
     """Say a quick phrase or a text in the chat of a place (e.g. "tournament:12"): the place's
     own rule says who may write (everyone may read)."""
-    phrase, text = read_input(phrase, text)
+    phrase, text = read_input(phrase, text, PLACE_PHRASES)
     kind, place_id = read_place(place)
     if player is None:
         raise ChatRefusal("not_signed_in", _("Sign in or play as a guest to chat."))

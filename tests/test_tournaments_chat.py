@@ -159,3 +159,20 @@ def test_a_reported_tournament_message_is_in_the_moderators_queue_and_hiding_it_
     confirm(moderator, "chat", "chatreport", "hide_message", [report.pk], reason="rude")
     assert services.place_history(place_of(tournament), reader) == []
     assert services.place_history(place_of(tournament), tamar) == []
+
+
+@pytest.mark.django_db
+def test_a_tournaments_chat_offers_no_phrase_about_one_tables_trick_or_turn():
+    # "Nice trick!", "One moment, please." and "Hurry up, please." are said at a table; a
+    # tournament's readers play at different tables or at none.
+    tournament = arena()
+    tamar = make_player("tamar")
+    tournaments.join(tamar, tournament)
+    client = Client()
+    assert client.login(username=tamar.user.username, password=PASSWORD)
+    page = client.get(f"/en/tournaments/{tournament.pk}/").content.decode()
+    assert 'data-phrase="good_luck"' in page and 'data-phrase="good_game"' in page
+    for key in ("nice_trick", "one_moment", "hurry_please"):
+        assert f'data-phrase="{key}"' not in page
+        refused("unknown_phrase", services.post_in_place, place_of(tournament), tamar, key, None)
+    services.post_in_place(place_of(tournament), tamar, "good_luck", None)

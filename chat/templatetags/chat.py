@@ -7,7 +7,7 @@ from accounts.players import player_for_request
 
 from .. import services
 from ..models import ChatReport
-from ..phrases import PHRASES
+from ..phrases import PHRASES, PLACE_PHRASES
 
 register = template.Library()
 
@@ -42,7 +42,7 @@ def _panel(player, said, room, can_write) -> dict:
     return {
         "room": room,
         "messages": messages,
-        "phrases": [(key, str(words)) for key, words in PHRASES.items()],
+        "phrases": [(key, str(words)) for key, words in (PLACE_PHRASES if room == "place" else PHRASES).items()],
         "can_write": can_write,
         "can_write_text": can_write and not player.is_guest and player.user_id is not None,
         "max_length": services.MAX_TEXT,

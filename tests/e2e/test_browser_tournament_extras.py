@@ -114,8 +114,8 @@ def test_the_tournament_chat_sends_and_shows_a_message_to_a_reader_live(new_memb
     snap(tamar, "chat-ru-laptop")
     snap(visitor, "chat-ka-phone")
 
-    # A player on a Georgian phone: the quick phrases take five rows there, and the box, of a
-    # fixed height, let the message's field and button hang out of it over the page's footer.
+    # A player on a Georgian phone: the quick phrases took five rows there (nine of them then), and
+    # the box, of a fixed height, let the message's field and button hang out of it over the footer.
     levan = new_member("levan", **PHONE)
     levan.goto(f"/ka/tournaments/{arena.pk}/")
     levan.get_by_role("button", name=words("ka", "Join the arena")).click()
