@@ -26,11 +26,12 @@ def place_chat_panel(context, place):
     who may write is the place's rule."""
     player = player_for_request(context["request"], create=False)
     said = services.place_history(place, player)
-    return {"chat": _panel(player, said, room="place", can_write=services.place_writer(place, player)),
+    return {"chat": _panel(player, said, room="place", can_write=services.place_writer(place, player),
+                           phrases=PLACE_PHRASES),
             "place_path": place.replace(":", "/"), "LANGUAGE_CODE": context.get("LANGUAGE_CODE")}
 
 
-def _panel(player, said, room, can_write) -> dict:
+def _panel(player, said, room, can_write, phrases=PHRASES) -> dict:
     reported = set()
     if player is not None and said:
         reported = set(ChatReport.objects.filter(reporter=player, message__in=said).values_list("message_id", flat=True))
@@ -42,7 +43,7 @@ def _panel(player, said, room, can_write) -> dict:
     return {
         "room": room,
         "messages": messages,
-        "phrases": [(key, str(words)) for key, words in (PLACE_PHRASES if room == "place" else PHRASES).items()],
+        "phrases": [(key, str(words)) for key, words in phrases.items()],
         "can_write": can_write,
         "can_write_text": can_write and not player.is_guest and player.user_id is not None,
         "max_length": services.MAX_TEXT,
