@@ -34,19 +34,28 @@ async def closed_before_its_first_frame(scope, receive, send):
     await application(scope, receive, refusing_frames)
 
 
+async def table_page(served_by, match, player) -> WebsocketCommunicator:
+    """The player's table page, its socket opened on the site as `served_by` serves it."""
+    page = WebsocketCommunicator(served_by, f"/ws/table/{match.table_id}/?lang=en",
+                                 headers=await handshake_headers(player))
+    connected, _ = await page.connect(timeout=10)
+    assert connected
+    return page
+
+
+async def assert_counted_as_gone(match, player):
+    seat = await sync_to_async(Seat.objects.get)(table_id=match.table_id, player=player)
+    assert seat.connections == 0
+    assert seat.disconnected_at is not None  # the grace has begun: the others see the player gone
+
+
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 async def test_a_seat_whose_page_closes_while_the_table_is_drawn_is_counted_as_gone():
     match, players = await sync_to_async(seated_match)("japanese", ("tamar", "levan"), target=11)
-    page = WebsocketCommunicator(closed_before_its_first_frame, f"/ws/table/{match.table_id}/?lang=en",
-                                 headers=await handshake_headers(players[1]))
-    connected, _ = await page.connect(timeout=10)
-    assert connected
+    page = await table_page(closed_before_its_first_frame, match, players[1])
     await page.disconnect(timeout=10)  # the server's websocket.disconnect, which Daphne queues after
-
-    seat = await sync_to_async(Seat.objects.get)(table_id=match.table_id, player=players[1])
-    assert seat.connections == 0
-    assert seat.disconnected_at is not None  # the grace has begun: the others see the player gone
+    await assert_counted_as_gone(match, players[1])
 
 
 def _consumers_of_ours(cls=AsyncWebsocketConsumer):
@@ -80,13 +89,8 @@ async def test_a_seat_whose_page_fails_to_open_by_a_fault_of_ours_is_closed_and_
 
     monkeypatch.setattr(TableConsumer, "send_state", drawing_fails)
     match, players = await sync_to_async(seated_match)("japanese", ("tamar", "levan"), target=11)
-    page = WebsocketCommunicator(application, f"/ws/table/{match.table_id}/?lang=en",
-                                 headers=await handshake_headers(players[1]))
-    connected, _ = await page.connect(timeout=10)
-    assert connected
+    page = await table_page(application, match, players[1])
     closed = await page.receive_output(timeout=10)
     assert closed == {"type": "websocket.close", "code": CLOSE_TRY_AGAIN_LATER}  # the page opens it again
     await page.disconnect(timeout=10)
-
-    seat = await sync_to_async(Seat.objects.get)(table_id=match.table_id, player=players[1])
-    assert seat.connections == 0 and seat.disconnected_at is not None
+    await assert_counted_as_gone(match, players[1])

@@ -203,6 +203,17 @@ def play_card(page, card):
     card_button(page, card).click(position=ON_THE_VISIBLE_EDGE)
 
 
+def play_a_marked_plain_card(page, *, tap=False) -> str:
+    """Play the first marked card of the hand that is not a joker (a joker opens a menu), by a
+    tap (a phone) or a click; returns the card once the table has moved."""
+    card = page.locator(f"{MATCH} .hand button.card-button.legal:not(:has(svg[data-card^='X']))").first
+    played = card.locator("svg[data-card]").get_attribute("data-card")
+    version = version_of(page)
+    card.tap() if tap else card.click()
+    expect_newer_than(page, version)
+    return played
+
+
 def open_joker_menu(page, card):
     menu = page.locator(f"{MATCH} details.joker-choice:has(svg[data-card='{card}'])")
     menu.locator("summary").click(position=ON_THE_VISIBLE_EDGE)

@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 
 from e2e.deals import deal_seed
 from e2e.layout import assert_nothing_cut_off, trick_cards_out_of_place
-from e2e.match_play import MATCH, expect_newer_than, version_of
+from e2e.match_play import MATCH, everyone_at, expect_newer_than, play_a_marked_plain_card, version_of
 from e2e.tables import seat_members
 
 CLOCK_SECONDS = 120  # nobody's move clock should run out during a scenario
@@ -45,15 +45,13 @@ def test_the_japanese_table_grows_with_the_screen_and_its_trick_lies_between_the
     table_id = seat_members("japanese", ["tamar", "levan"], clock_seconds=CLOCK_SECONDS)
     for page in (player, opponent):
         page.goto(f"/ka/tables/{table_id}/")
-        expect(page.locator(MATCH)).to_have_attribute("data-version", "1")
+    everyone_at([player, opponent], 1)
     expect(player.locator(f"{MATCH}.my-turn")).to_be_visible()
     version = version_of(player)
     player.locator(f"{MATCH} button.trump-choice").first.click()
     expect_newer_than(player, version)
 
-    version = version_of(player)
-    player.locator(f"{MATCH} .hand button.card-button.legal:not(:has(svg[data-card^='X']))").first.click()
-    expect_newer_than(player, version)
+    play_a_marked_plain_card(player)
     slot = f"{MATCH} .trick .trick-slot[data-seat='0']"
     expect(player.locator(f"{slot} svg[data-card]")).to_be_visible()
     card, caption = box(player, slot), box(player, f"{MATCH} .columns.mine .columns-owner")

@@ -17,7 +17,7 @@ from e2e.layout import (
     cards_out_of_reach,
     trick_cards_out_of_place,
 )
-from e2e.match_play import MATCH, expect_newer_than, version_of
+from e2e.match_play import MATCH, expect_newer_than, play_a_marked_plain_card, version_of
 from e2e.tables import seat_members
 
 CLOCK_SECONDS = 120  # nobody's move clock should run out during a scenario
@@ -49,16 +49,6 @@ def scroll_to_the_hand_and_find_cards_out_of_reach(phone):
     return cards_out_of_reach(phone, HAND_CARDS)
 
 
-def tap_a_marked_plain_card(phone):
-    """Tap the first marked card of the hand that is not a joker (a joker opens a menu)."""
-    card = phone.locator(f"{MATCH} .hand button.card-button.legal:not(:has(svg[data-card^='X']))").first
-    played = card.locator("svg[data-card]").get_attribute("data-card")
-    version = version_of(phone)
-    card.tap()
-    expect_newer_than(phone, version)
-    return played
-
-
 def check_the_phone_layout(phone, snap, name):
     assert_nothing_cut_off(phone, allow=SCROLLS_BY_ITSELF)
     misplaced = trick_cards_out_of_place(phone)
@@ -87,7 +77,7 @@ def test_the_japanese_match_page_fits_a_phone_and_its_cards_can_be_tapped(new_me
     expect(phone.locator(f"{MATCH} .columns.mine .column")).to_have_count(5)
     check_the_phone_layout(phone, snap, f"japanese-lead-phone-{screen}")
 
-    played = tap_a_marked_plain_card(phone)
+    played = play_a_marked_plain_card(phone, tap=True)
     trick_card = f"{MATCH} .trick-slot[data-seat='0'] svg[data-card='{played}']"
     expect(phone.locator(trick_card)).to_be_visible()
     expect(opponent.locator(trick_card)).to_be_visible()
@@ -119,7 +109,7 @@ def test_the_classic_match_page_fits_a_phone_and_its_cards_can_be_tapped(new_mem
     expect(phone.locator(f"{MATCH} .trick > .trick-slot")).to_have_count(3)
     check_the_phone_layout(phone, snap, f"classic-play-phone-{screen}")
 
-    played = tap_a_marked_plain_card(phone)
+    played = play_a_marked_plain_card(phone, tap=True)
     # The person plays last to the first trick: the card is on the table, or in the last trick.
     expect(phone.locator(f"{MATCH} :is(.trick > .trick-slot, .last-trick) svg[data-card='{played}']")).to_have_count(1)
     expect(phone.locator(HAND_CARDS)).to_have_count(8)
